@@ -1,0 +1,48 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "Backdrop",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "backdrop", targets: ["backdrop"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
+        .target(
+            name: "Backdrop",
+            dependencies: [
+                "CJPEG",
+                "CPNG",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "backdrop",
+            dependencies: [
+                "Backdrop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "backdrop-bench", dependencies: ["Backdrop"], path: "Benchmarks/backdrop-bench"),
+        .testTarget(
+            name: "BackdropTests",
+            dependencies: [
+                "Backdrop",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

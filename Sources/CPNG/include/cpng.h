@@ -1,0 +1,39 @@
+#ifndef BACKDROP_CPNG_H
+#define BACKDROP_CPNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// PNG row filters; BD_PNG_FILTER_ADAPTIVE picks per row the filter with the smallest sum of absolute values.
+typedef enum {
+    BD_PNG_FILTER_NONE = 0,
+    BD_PNG_FILTER_SUB = 1,
+    BD_PNG_FILTER_UP = 2,
+    BD_PNG_FILTER_AVERAGE = 3,
+    BD_PNG_FILTER_PAETH = 4,
+    BD_PNG_FILTER_ADAPTIVE = 5,
+} bd_png_filter;
+
+/// A malloc'ed byte buffer handed to the caller, who frees it with `bd_png_free`.
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+} bd_png_buffer;
+
+/// Decodes any PNG (every colour type and bit depth, palette, tRNS, interlaced) to RGB8; alpha is dropped.
+/// Refuses images over `max_pixels` before allocating them; ancillary chunks are capped in count and size.
+/// Returns 0 with `out` holding width * height * 3 bytes, or -1 with a message in `error`.
+int bd_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels, bd_png_buffer *out, int *width, int *height,
+                  char *error, size_t error_length);
+
+/// Encodes RGB8 with libpng and zlib.
+int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, bd_png_filter filter, bd_png_buffer *out,
+                         char *error, size_t error_length);
+
+/// Encodes RGB8 as a PNG whose filtered rows are compressed in one pass by libdeflate (levels 0-12).
+int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int level, bd_png_filter filter,
+                             bd_png_buffer *out, char *error, size_t error_length);
+
+void bd_png_free(void *bytes);
+
+#endif
