@@ -1,0 +1,44 @@
+/// An 8-bit RGB image, rows top to bottom, pixels interleaved R, G, B with no row padding.
+public struct RGBImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// An image whose pixels are written by `initialize`, which must set every byte.
+    public init(width: Int, height: Int, initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
+        self.width = width
+        self.height = height
+        self.pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
+            try initialize(buffer)
+            count = width * height * 3
+        }
+    }
+
+    public var byteCount: Int { self.pixels.count }
+
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let i = (y * self.width + x) * 3
+        return (self.pixels[i], self.pixels[i + 1], self.pixels[i + 2])
+    }
+}
+
+/// Width and height in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var pixelCount: Int { self.width * self.height }
+    public var description: String { "\(self.width)x\(self.height)" }
+}
