@@ -1,0 +1,22 @@
+import Foundation
+
+/// Reads `StockPhotos/CREDITS.md`: a Markdown table with one row per photo number.
+///
+///     | number | title | author | licence | licence URL | source |
+///     |---|---|---|---|---|---|
+///     | 000 | Bridge | Sander Klootwijk | CC BY-SA 4.0 | https://creativecommons.org/licenses/by-sa/4.0/ | https://... |
+public enum StockCredits {
+    public static func parse(_ markdown: String) -> [Int: Attribution] {
+        var credits = [Int: Attribution]()
+        for line in markdown.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("|") else { continue }
+            let cells = trimmed.dropFirst().split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 6, cells[0].count == 3, let number = Int(cells[0]) else { continue }
+            credits[number] = Attribution(title: cells[1], author: cells[2], license: cells[3], licenseURL: cells[4], sourceURL: cells[5])
+        }
+        return credits
+    }
+}
