@@ -1,0 +1,2 @@
+import Backdrop
+print(Backdrop.version)

@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+
+/// The response headers that say where a background's photo came from.
+public enum BackdropHeaders {
+    public static let source = header("X-Backdrop-Source")
+    public static let photoID = header("X-Backdrop-Photo-Id")
+    public static let credit = header("X-Backdrop-Credit")
+    public static let title = header("X-Backdrop-Title")
+    public static let author = header("X-Backdrop-Author")
+    public static let license = header("X-Backdrop-License")
+    public static let licenseURL = header("X-Backdrop-License-Url")
+    public static let photoURL = header("X-Backdrop-Photo-Url")
+    public static let cell = header("X-Backdrop-Cell")
+
+    private static func header(_ name: String) -> HTTPField.Name {
+        guard let field = HTTPField.Name(name) else { preconditionFailure("invalid header name \(name)") }
+        return field
+    }
+
+    static func attribution(of photo: SourcePhoto, place: Place) -> HTTPFields {
+        let credit = photo.attribution
+        return [
+            Self.source: photo.origin.rawValue,
+            Self.photoID: HeaderText.encode(photo.id),
+            Self.cell: place.key,
+            Self.credit: HeaderText.encode(credit.credit),
+            Self.title: HeaderText.encode(credit.title),
+            Self.author: HeaderText.encode(credit.author),
+            Self.license: HeaderText.encode(credit.license),
+            Self.licenseURL: HeaderText.encode(credit.licenseURL),
+            Self.photoURL: HeaderText.encode(credit.sourceURL),
+        ]
+    }
+}

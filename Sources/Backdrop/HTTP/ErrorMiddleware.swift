@@ -1,0 +1,35 @@
+import Hummingbird
+import Logging
+
+/// Turns every error into a JSON answer with the right status: API errors as they are, Hummingbird's own
+/// (404 and the like) with their status, overload as 503, and anything unexpected as a logged 500.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response()
+        } catch is RenderBusy {
+            return APIError(status: .serviceUnavailable, message: "too many renders in progress, try again shortly", headers: [.retryAfter: "1"]).response()
+        } catch let error as any HTTPResponseError {
+            let message = error.status == .notFound ? "no such resource: \(request.uri.path.prefix(200))" : error.status.reasonPhrase
+            return APIError(status: error.status, message: message).response()
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(describing: error).prefix(300))"])
+            return APIError(status: .internalServerError, message: "internal error").response()
+        }
+    }
+}
+
+/// Answers 405 with `Allow` for a known path asked with a method it does not serve (the router would say 404).
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: [String: [HTTPRequest.Method]]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let methods = self.routes[request.uri.path], !methods.contains(request.method) {
+            throw APIError(status: .methodNotAllowed, message: "\(request.method.rawValue) is not allowed here",
+                           headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,23 @@
+import Hummingbird
+import Logging
+
+/// One log line per request: method, path (never the query, so no raw coordinates), status, duration, and the
+/// photo source and geohash cell when the response names them.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)",
+            "path": "\(request.uri.path.prefix(200))",
+            "status": "\(response.status.code)",
+            "ms": "\((milliseconds * 10).rounded() / 10)",
+        ]
+        if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
+        if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
+        context.logger.info("request", metadata: metadata)
+        return response
+    }
+}

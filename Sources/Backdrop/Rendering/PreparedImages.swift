@@ -1,0 +1,27 @@
+/// A photo cover-cropped to an output size, and its light-effect copy: everything a render needs but the blend.
+public struct PreparedImages: Sendable {
+    public let sharp: RGBImage
+    public let effect: RGBImage
+
+    public var byteCount: Int { self.sharp.byteCount + self.effect.byteCount }
+
+    /// Decodes, cover-crops and applies the effect.
+    public static func make(from encoded: EncodedImage, size: PixelSize, style: EffectStyle, limits: DecodeLimits) throws -> PreparedImages {
+        let sharp = CoverCrop.apply(try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits), to: size)
+        return PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: style))
+    }
+
+    /// The final picture at `hundredths` of the effect.
+    public func blended(hundredths: Int) -> RGBImage {
+        Blend.mix(sharp: self.sharp, effect: self.effect, hundredths: hundredths)
+    }
+}
+
+/// Picks the decoder from the data's magic bytes.
+public enum ImageDecoder {
+    public static func decode(_ bytes: [UInt8], covering size: PixelSize?, limits: DecodeLimits) throws -> RGBImage {
+        if JPEGDecoder.isJPEG(bytes) { return try JPEGDecoder.decode(bytes, covering: size, limits: limits) }
+        if PNGDecoder.isPNG(bytes) { return try PNGDecoder.decode(bytes, limits: limits) }
+        throw ImagingError.unsupported("not a JPEG or PNG image")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+extension Settings {
+    /// Command-line values, which win over the environment and the file.
+    public struct Overrides: Sendable {
+        public var host: String?
+        public var port: Int?
+
+        public init(host: String? = nil, port: Int? = nil) {
+            self.host = host
+            self.port = port
+        }
+    }
+
+    /// The environment variables that override the file.
+    public static let environmentKeys = [
+        "BACKDROP_HOST", "BACKDROP_PORT", "BACKDROP_LOG_LEVEL", "BACKDROP_PUBLIC_FOLDER", "BACKDROP_STOCK_FOLDER",
+        "BACKDROP_CACHE_FOLDER", "FLICKR_API_KEY", "FLICKR_API_SECRET",
+    ]
+
+    /// Reads `file`, then the environment, then `overrides`. Relative folders in the file are resolved against
+    /// the file's folder; folders from the environment against the working directory.
+    public static func load(file: String, environment: [String: String], overrides: Overrides = .init()) throws -> Settings {
+        let url = URL(fileURLWithPath: file)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ConfigError(key: "", "cannot read config file \(file)")
+        }
+        var settings = try Self.parse(data, source: file)
+        settings.resolveFolders(relativeTo: url.deletingLastPathComponent())
+        try settings.apply(environment: environment)
+        try settings.apply(overrides)
+        return settings
+    }
+
+    /// Parses config JSON strictly: unknown keys, wrong types and out-of-range values fail, naming the key.
+    public static func parse(_ data: Data, source: String = "config") throws -> Settings {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(key: "", "\(source) is not valid JSON (\(Self.describe(error)))")
+        }
+        var root = try ConfigReader(json, path: "")
+        var settings = Settings()
+        if var section = try root.section("server") {
+            settings.server.host = try section.string("host", default: settings.server.host, allowEmpty: false)
+            settings.server.port = try section.int("port", default: settings.server.port, in: 0...65535)
+            settings.server.publicFolder = try section.string("publicFolder", default: settings.server.publicFolder, allowEmpty: false)
+            settings.server.logLevel = try section.choice("logLevel", default: settings.server.logLevel)
+            try section.rejectUnknownKeys()
+        }
+        if var section = try root.section("photos") {
+            settings.photos.stockFolder = try section.string("stockFolder", default: settings.photos.stockFolder, allowEmpty: false)
+            settings.photos.geohashPrecision = try section.int("geohashPrecision", default: settings.photos.geohashPrecision, in: 1...12)
+            settings.photos.windowSeconds = try section.int("windowSeconds", default: settings.photos.windowSeconds, in: 60...86400)
+            try section.rejectUnknownKeys()
+        }
+        if var section = try root.section("render") {
+            settings.render.width = try section.int("width", default: settings.render.width, in: BackgroundLimits.sideRange)
+            settings.render.height = try section.int("height", default: settings.render.height, in: BackgroundLimits.sideRange)
+            guard settings.render.width * settings.render.height <= BackgroundLimits.maxPixels else {
+                throw ConfigError(key: "render.height", "width x height must be at most \(BackgroundLimits.maxPixels) pixels")
+            }
+            settings.render.blur = try section.double("blur", default: settings.render.blur, in: 0...1)
+            settings.render.style = try section.choice("style", default: settings.render.style)
+            settings.render.png.encoder = try section.choice("pngEncoder", default: settings.render.png.encoder)
+            settings.render.png.level = try section.int("pngLevel", default: settings.render.png.level, in: settings.render.png.levelRange)
+            settings.render.png.filter = try section.choice("pngFilter", default: settings.render.png.filter)
+            settings.render.memoryCacheMB = try section.int("memoryCacheMB", default: settings.render.memoryCacheMB, in: 0...65536)
+            settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 1...10000)
+            try section.rejectUnknownKeys()
+        }
+        if var section = try root.section("images") {
+            settings.images.maxSourceMegapixels = try section.int("maxSourceMegapixels", default: settings.images.maxSourceMegapixels, in: 1...500)
+            settings.images.maxDecoderMemoryMB = try section.int("maxDecoderMemoryMB", default: settings.images.maxDecoderMemoryMB, in: 16...16384)
+            settings.images.maxProgressiveScans = try section.int("maxProgressiveScans", default: settings.images.maxProgressiveScans, in: 1...10000)
+            try section.rejectUnknownKeys()
+        }
+        if var section = try root.section("flickr") {
+            var flickr = settings.flickr
+            flickr.apiKey = try section.string("apiKey", default: flickr.apiKey)
+            flickr.apiSecret = try section.string("apiSecret", default: flickr.apiSecret)
+            flickr.endpoint = try section.string("endpoint", default: flickr.endpoint, allowEmpty: false)
+            guard let endpoint = URL(string: flickr.endpoint), ["http", "https"].contains(endpoint.scheme ?? ""), endpoint.host != nil else {
+                throw ConfigError(key: "flickr.endpoint", "must be an http or https URL, got \"\(flickr.endpoint)\"")
+            }
+            flickr.radiusKm = try section.double("radiusKm", default: flickr.radiusKm, in: 0.1...32)
+            flickr.tags = try section.string("tags", default: flickr.tags)
+            flickr.licenses = try section.string("licenses", default: flickr.licenses, allowEmpty: false)
+            try Self.checkLicenses(flickr.licenses)
+            flickr.minUploadAgeDays = try section.int("minUploadAgeDays", default: flickr.minUploadAgeDays, in: 1...36500)
+            flickr.callsPerHour = try section.int("callsPerHour", default: flickr.callsPerHour, in: 1...3600)
+            flickr.connectTimeoutSeconds = try section.double("connectTimeoutSeconds", default: flickr.connectTimeoutSeconds, in: 0.1...60)
+            flickr.totalTimeoutSeconds = try section.double("totalTimeoutSeconds", default: flickr.totalTimeoutSeconds, in: 0.1...120)
+            flickr.maxDownloadMB = try section.int("maxDownloadMB", default: flickr.maxDownloadMB, in: 1...200)
+            flickr.extraImageHosts = try section.strings("extraImageHosts", default: flickr.extraImageHosts)
+            settings.flickr = flickr
+            try section.rejectUnknownKeys()
+        }
+        if var section = try root.section("cache") {
+            settings.cache.folder = try section.string("folder", default: settings.cache.folder, allowEmpty: false)
+            settings.cache.expirySeconds = try section.int("expirySeconds", default: settings.cache.expirySeconds, in: 1...86400)
+            settings.cache.maxMB = try section.int("maxMB", default: settings.cache.maxMB, in: 1...1_048_576)
+            settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
+            try section.rejectUnknownKeys()
+        }
+        try root.rejectUnknownKeys()
+        return settings
+    }
+
+    /// Flickr licence ids allowed: those that permit a modified copy (never NoDerivs 3, 6, 13, 16).
+    private static func checkLicenses(_ list: String) throws {
+        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let id = Int(item.trimmingCharacters(in: .whitespaces)), (0...16).contains(id) else {
+                throw ConfigError(key: "flickr.licenses", "must be comma-separated Flickr licence ids, got \"\(list)\"")
+            }
+            guard ![3, 6, 13, 16].contains(id) else {
+                throw ConfigError(key: "flickr.licenses", "licence \(id) is NoDerivs, which forbids the blurred copies Backdrop serves")
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription).prefix(200).description
+        }
+        return "\(error)".prefix(200).description
+    }
+
+    mutating func resolveFolders(relativeTo base: URL) {
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
+        }
+        self.server.publicFolder = resolve(self.server.publicFolder)
+        self.photos.stockFolder = resolve(self.photos.stockFolder)
+        self.cache.folder = resolve(self.cache.folder)
+    }
+
+    mutating func apply(environment: [String: String]) throws {
+        if let host = environment["BACKDROP_HOST"] {
+            guard !host.isEmpty else { throw ConfigError(key: "BACKDROP_HOST", "must not be empty") }
+            self.server.host = host
+        }
+        if let text = environment["BACKDROP_PORT"] {
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw ConfigError(key: "BACKDROP_PORT", "must be a port number between 0 and 65535, got \"\(text)\"")
+            }
+            self.server.port = port
+        }
+        if let text = environment["BACKDROP_LOG_LEVEL"] {
+            guard let level = LogLevelSetting(rawValue: text) else {
+                throw ConfigError(key: "BACKDROP_LOG_LEVEL", "must be one of \(LogLevelSetting.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            self.server.logLevel = level
+        }
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        func folder(_ key: String) throws -> String? {
+            guard let path = environment[key] else { return nil }
+            guard !path.isEmpty else { throw ConfigError(key: key, "must not be empty") }
+            return path.hasPrefix("/") ? path : workingDirectory.appendingPathComponent(path).standardizedFileURL.path
+        }
+        if let path = try folder("BACKDROP_PUBLIC_FOLDER") { self.server.publicFolder = path }
+        if let path = try folder("BACKDROP_STOCK_FOLDER") { self.photos.stockFolder = path }
+        if let path = try folder("BACKDROP_CACHE_FOLDER") { self.cache.folder = path }
+        if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
+        if let secret = environment["FLICKR_API_SECRET"] { self.flickr.apiSecret = secret }
+    }
+
+    mutating func apply(_ overrides: Overrides) throws {
+        if let host = overrides.host {
+            guard !host.isEmpty else { throw ConfigError(key: "--host", "must not be empty") }
+            self.server.host = host
+        }
+        if let port = overrides.port {
+            guard (0...65535).contains(port) else { throw ConfigError(key: "--port", "must be between 0 and 65535, got \(port)") }
+            self.server.port = port
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Every setting of the service. Defaults here match the shipped `config.json`; a config file may leave keys out.
+public struct Settings: Sendable, Equatable {
+    public struct Server: Sendable, Equatable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        public var publicFolder = "Public"
+        public var logLevel = LogLevelSetting.info
+    }
+
+    public struct Photos: Sendable, Equatable {
+        public var stockFolder = "StockPhotos"
+        public var geohashPrecision = 5
+        /// Length of the window during which a cell keeps its photo.
+        public var windowSeconds = 900
+    }
+
+    public struct Render: Sendable, Equatable {
+        public var width = 640
+        public var height = 1136
+        public var blur = 1.0
+        public var style = EffectStyle.light
+        public var png = PNGOptions()
+        /// Bytes of prepared (cropped + effect) images kept in memory.
+        public var memoryCacheMB = 256
+        /// Renders waiting or running at once before requests get 503.
+        public var maxPending = 64
+    }
+
+    public struct Images: Sendable, Equatable {
+        public var maxSourceMegapixels = 50
+        public var maxDecoderMemoryMB = 512
+        public var maxProgressiveScans = 100
+
+        public var limits: DecodeLimits {
+            DecodeLimits(maxPixels: self.maxSourceMegapixels * 1_000_000, maxDecoderMemory: self.maxDecoderMemoryMB << 20,
+                         maxProgressiveScans: self.maxProgressiveScans)
+        }
+    }
+
+    /// Read and checked now; used by the Flickr photo source.
+    public struct Flickr: Sendable, Equatable {
+        public var apiKey = ""
+        public var apiSecret = ""
+        public var endpoint = "https://api.flickr.com/services/rest/"
+        public var radiusKm = 10.0
+        public var tags = ""
+        public var licenses = "4,5,7,8,9,10,11,12"
+        public var minUploadAgeDays = 1825
+        public var callsPerHour = 3600
+        public var connectTimeoutSeconds = 5.0
+        public var totalTimeoutSeconds = 15.0
+        public var maxDownloadMB = 20
+        public var extraImageHosts: [String] = []
+    }
+
+    /// Read and checked now; used by the disk cache.
+    public struct Cache: Sendable, Equatable {
+        public var folder = "cache"
+        public var expirySeconds = 900
+        public var maxMB = 512
+        public var maxStaleHours = 24
+    }
+
+    public var server = Server()
+    public var photos = Photos()
+    public var render = Render()
+    public var images = Images()
+    public var flickr = Flickr()
+    public var cache = Cache()
+
+    public init() {}
+
+    public var renderDefaults: RenderSpec {
+        RenderSpec(size: PixelSize(width: self.render.width, height: self.render.height), style: self.render.style,
+                   blurHundredths: Int((self.render.blur * 100).rounded()))
+    }
+}
+
+public enum LogLevelSetting: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+}
