@@ -1,7 +1,7 @@
 /// The API's fixed bounds on output size.
 public enum BackgroundLimits {
     public static let sideRange = 1...2048
-    public static let maxPixels = 4 * 1024 * 1024
+    public static let maxPixels = 4_000_000
 }
 
 /// A validated `/background` query.
@@ -60,21 +60,21 @@ public struct BackgroundQuery: Sendable, Equatable {
         }
     }
 
-    /// A plain decimal number: optional sign, digits, optional fraction. No exponent, hex, NaN or infinity.
+    /// A plain decimal number: optional sign, digits, optional fraction ("1", "-0.5", ".5", "2."). No exponent,
+    /// hex, NaN or infinity.
     static func decimal(_ text: String, name: String) throws(APIError) -> Double {
-        let bytes = Array(text.utf8)
-        var index = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-        var digits = 0, dots = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."): dots += 1
-            default: dots = 2
-            }
-            index += 1
+        var rest = Substring(text)
+        var sign = ""
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = first == "-" ? "-" : ""
+            rest = rest.dropFirst()
         }
-        guard bytes.count <= 32, digits > 0, dots <= 1, let value = Double(text), value.isFinite else {
+        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        let isDigits = { (part: Substring) in part.utf8.allSatisfy { (48...57).contains($0) } }
+        guard text.utf8.count <= 32, !(whole.isEmpty && fraction.isEmpty), isDigits(whole), isDigits(fraction),
+              let value = Double("\(sign)\(whole.isEmpty ? "0" : whole).\(fraction.isEmpty ? "0" : fraction)"), value.isFinite
+        else {
             throw .badParameter(name, "must be a decimal number, got \"\(String(text.prefix(32)))\"")
         }
         return value

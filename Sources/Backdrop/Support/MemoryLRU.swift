@@ -20,6 +20,9 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
 
     public var count: Int { self.entries.count }
 
+    /// Callers waiting for a computation of `key` in progress.
+    func waiterCount(for key: Key) -> Int { self.waiting[key]?.count ?? 0 }
+
     public func cached(_ key: Key) -> Value? {
         guard var entry = self.entries[key] else { return nil }
         self.clock += 1

@@ -1,0 +1,242 @@
+import Synchronization
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import Backdrop
+
+@Suite("HTTP API")
+struct HTTPTests {
+    static let epoch = Date(timeIntervalSince1970: 1_800_000_200)  // 200 s into a 900 s window
+
+    static func settings(logLevel: LogLevelSetting = .warning) -> Settings {
+        var settings = Settings()
+        settings.photos.stockFolder = Fixtures.stockFolder.path
+        settings.server.publicFolder = Fixtures.repositoryRoot.appendingPathComponent("Public").path
+        settings.server.logLevel = logLevel
+        return settings
+    }
+
+    static func withApp(at date: Date = epoch, logger: Logger? = nil,
+                        _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try await buildApplication(settings(logLevel: logger == nil ? .warning : .info), clock: FixedClock(date: date), logger: logger)
+        try await app.test(.router, test)
+    }
+
+    struct Answer {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: [UInt8]
+        var json: [String: String] {
+            (try? JSONSerialization.jsonObject(with: Data(self.body)) as? [String: String]) ?? [:]
+        }
+        var photoID: String? { self.headers[BackdropHeaders.photoID] }
+    }
+
+    static func get(_ client: some TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get) async throws -> Answer {
+        try await client.execute(uri: uri, method: method) { response in
+            Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
+        }
+    }
+
+    @Test func backgroundIsAPNGOfTheDefaultSizeWithHeaders() async throws {
+        try await Self.withApp { client in
+            let answer = try await Self.get(client, "/background?lat=42.6&lon=-5.6&blur=0.5")
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.contentType] == "image/png")
+            #expect(answer.headers[.contentLength] == String(answer.body.count))
+            #expect(answer.headers[.cacheControl] == "public, max-age=700")
+            #expect(answer.headers[BackdropHeaders.source] == "stock")
+            #expect(answer.headers[BackdropHeaders.cell] == "ezs42")
+            let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
+            let entry = try #require(library.entries.first { $0.photo.id == answer.photoID })
+            #expect(answer.headers[BackdropHeaders.author] == HeaderText.encode(entry.photo.attribution.author))
+            #expect(answer.headers[BackdropHeaders.license] == entry.photo.attribution.license)
+            #expect(answer.headers[BackdropHeaders.credit]?.contains("modified") == true)
+            let image = try PNGDecoder.decode(answer.body)
+            #expect(image.width == 640 && image.height == 1136)
+        }
+    }
+
+    @Test("output is exactly the asked size", arguments: [(1, 1), (2048, 1953), (2048, 1), (1, 2048), (375, 812), (1000, 333)])
+    func exactSize(_ width: Int, _ height: Int) async throws {
+        try await Self.withApp { client in
+            let answer = try await Self.get(client, "/background?lat=1&lon=2&width=\(width)&height=\(height)&blur=0.3")
+            #expect(answer.status == .ok)
+            let image = try PNGDecoder.decode(answer.body)
+            #expect(image.width == width && image.height == height)
+        }
+    }
+
+    @Test func oneCellAndWindowKeepsOnePhotoWhateverTheBlurSizeOrStyle() async throws {
+        try await Self.withApp { client in
+            var ids = Set<String>()
+            var bodies = [[UInt8]]()
+            for query in ["blur=0", "blur=1", "blur=0.37", "blur=1&style=dark", "width=320&height=568", "style=none&blur=0.5"] {
+                let answer = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&\(query)")
+                #expect(answer.status == .ok)
+                ids.insert(try #require(answer.photoID))
+                bodies.append(answer.body)
+            }
+            #expect(ids.count == 1)
+            #expect(bodies[0] != bodies[1])
+            // Another point in the same cell, same photo.
+            #expect(try await Self.get(client, "/background?lat=48.857&lon=2.351&blur=0").photoID == ids.first)
+            // blur is quantised to 0.01.
+            let a = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.371&width=50&height=50")
+            let b = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.369&width=50&height=50")
+            #expect(a.body == b.body)
+        }
+    }
+
+    @Test func photosVaryAcrossWindowsAndCells() async throws {
+        let found = Mutex<[String?]>([])
+        for offset in 0..<3 {
+            try await Self.withApp(at: Self.epoch.addingTimeInterval(Double(offset) * 900)) { client in
+                let id = try await Self.get(client, "/background?lat=42.6&lon=-5.6&width=20&height=20").photoID
+                found.withLock { $0.append(id) }
+            }
+        }
+        let byWindow = found.withLock { $0 }
+        #expect(byWindow[0] != byWindow[1] && byWindow[1] != byWindow[2])
+        try await Self.withApp { client in
+            var ids = Set<String>()
+            for lat in stride(from: -60, through: 60, by: 10) {
+                ids.insert(try #require(try await Self.get(client, "/background?lat=\(lat)&lon=10&width=20&height=20").photoID))
+            }
+            #expect(ids.count >= 4)
+        }
+    }
+
+    @Test func noLocationServesAStockPhoto() async throws {
+        try await Self.withApp { client in
+            let answer = try await Self.get(client, "/background?width=64&height=64")
+            #expect(answer.status == .ok)
+            #expect(answer.headers[BackdropHeaders.cell] == "none")
+            #expect(answer.headers[BackdropHeaders.source] == "stock")
+            #expect(try PNGDecoder.decode(answer.body).width == 64)
+        }
+    }
+
+    @Test func headAnswersHeadersWithoutABody() async throws {
+        try await Self.withApp { client in
+            let get = try await Self.get(client, "/background?lat=10&lon=10&width=100&height=100")
+            let head = try await Self.get(client, "/background?lat=10&lon=10&width=100&height=100", method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.isEmpty)
+            #expect(head.headers[.contentLength] == String(get.body.count))
+            #expect(head.headers[BackdropHeaders.photoID] == get.photoID)
+            #expect(try await Self.get(client, "/health", method: .head).status == .ok)
+        }
+    }
+
+    @Test("invalid queries are 400s naming the parameter", arguments: [
+        ("lat=abc&lon=1", "lat"), ("lat=1&lon=abc", "lon"), ("lat=nan&lon=1", "lat"), ("lat=inf&lon=1", "lat"),
+        ("lat=1e1&lon=1", "lat"), ("lat=0x10&lon=1", "lat"), ("lat=&lon=1", "lat"), ("lat=90.0001&lon=1", "lat"),
+        ("lat=-91&lon=1", "lat"), ("lat=1&lon=180.5", "lon"), ("lat=1&lon=-181", "lon"), ("lat=1", "lon"), ("lon=1", "lat"),
+        ("lat=1&lat=2&lon=1", "lat"), ("blur=1.01", "blur"), ("blur=-0.1", "blur"), ("blur=half", "blur"), ("blur=0.5&blur=0.6", "blur"),
+        ("width=0", "width"), ("width=2049", "width"), ("width=12.5", "width"), ("width=-5", "width"), ("height=99999999999", "height"),
+        ("width=2048&height=2049", "height"), ("width=2048&height=2048&blur=1", "width"), ("width=2048&height=2047", "width"),
+        ("style=blurry", "style"), ("style=", "style"), ("zoom=2", "zoom"), ("lat=1&lon=1&callback=x", "callback"),
+        ("lat=%ZZ&lon=1", "lat"), ("%ZZ=1", "%ZZ"),
+    ])
+    func invalidQueries(_ query: String, _ parameter: String) async throws {
+        try await Self.withApp { client in
+            let answer = try await Self.get(client, "/background?\(query)")
+            #expect(answer.status == .badRequest, "\(query)")
+            #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(answer.json["parameter"] == parameter, "\(query)")
+            #expect(!(answer.json["error"] ?? "").isEmpty)
+        }
+    }
+
+    @Test func edgesOfTheValidRangesAreAccepted() async throws {
+        try await Self.withApp { client in
+            for query in ["lat=90&lon=180", "lat=-90&lon=-180", "lat=%2B1.5&lon=.5", "lat=0&lon=-0.", "blur=0&width=2048&height=1953", "width=2000&height=2000",
+                          "blur=1.00&width=1&height=1", "style=extralight&width=8&height=8", "lat=1&lon=2&", ""] {
+                let answer = try await Self.get(client, "/background?\(query)")
+                #expect(answer.status == .ok, "\(query)")
+            }
+        }
+    }
+
+    @Test func otherRoutes() async throws {
+        try await Self.withApp { client in
+            let health = try await Self.get(client, "/health")
+            #expect(health.status == .ok)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+            #expect(json["status"] as? String == "ok" && json["version"] as? String == Backdrop.version)
+
+            let page = try await Self.get(client, "/")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(String(decoding: page.body, as: UTF8.self).contains("Backdrop"))
+
+            let missing = try await Self.get(client, "/nothing-here")
+            #expect(missing.status == .notFound)
+            #expect(missing.json["error"]?.isEmpty == false)
+
+            for method in [HTTPRequest.Method.post, .put, .delete] {
+                let wrong = try await Self.get(client, "/background", method: method)
+                #expect(wrong.status == .methodNotAllowed)
+                #expect(wrong.headers[.allow] == "GET, HEAD")
+                #expect(wrong.json["error"]?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func oneLogLinePerRequestWithoutCoordinates() async throws {
+        let records = LogRecords()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        try await Self.withApp(logger: logger) { client in
+            _ = try await Self.get(client, "/background?lat=42.61234&lon=-5.60123&width=10&height=10")
+            _ = try await Self.get(client, "/background?lat=oops&lon=1")
+        }
+        let lines = records.all.filter { $0.message == "request" }
+        #expect(lines.count == 2)
+        let first = try #require(lines.first)
+        #expect(first.metadata["method"] == "GET" && first.metadata["path"] == "/background" && first.metadata["status"] == "200")
+        #expect(first.metadata["source"] == "stock" && first.metadata["cell"] == "ezs42" && first.metadata["ms"] != nil)
+        #expect(lines[1].metadata["status"] == "400")
+        let everything = records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(!everything.contains("42.61234") && !everything.contains("5.60123"))
+    }
+
+    @Test func headerTextIsSafe() {
+        #expect(HeaderText.encode("Plain title") == "Plain title")
+        #expect(HeaderText.encode("evil\r\nSet-Cookie: x=1") == "evil  Set-Cookie: x=1")
+        #expect(HeaderText.encode("Zoë's café 100%") == "Zo%C3%AB's caf%C3%A9 100%25")
+        #expect(HeaderText.encode("東京").removingPercentEncoding == "東京")
+    }
+}
+
+/// Log lines captured by tests.
+final class LogRecords: Sendable {
+    struct Record: Sendable {
+        let level: Logger.Level
+        let message: String
+        let metadata: [String: String]
+    }
+
+    private let records = Mutex<[Record]>([])
+    var all: [Record] { self.records.withLock { $0 } }
+    func append(_ record: Record) { self.records.withLock { $0.append(record) } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let records: LogRecords
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { self.metadata[key] }
+        set { self.metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        self.records.append(.init(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import Backdrop
+
+@Suite("PNG encoding and decoding")
+struct PNGCodecTests {
+    static let options: [PNGOptions] = PNGOptions.Filter.allCases.flatMap { filter in
+        [PNGOptions(encoder: .libdeflate, level: 1, filter: filter), PNGOptions(encoder: .libpng, level: 1, filter: filter)]
+    } + [PNGOptions(encoder: .libdeflate, level: 12, filter: .paeth), PNGOptions(encoder: .libpng, level: 9, filter: .adaptive)]
+
+    @Test("round trip is lossless through libpng's reader", arguments: options)
+    func roundTrip(_ options: PNGOptions) throws {
+        let photo = CoverCrop.apply(try Fixtures.stockPhoto(3, retina: false), to: PixelSize(width: 97, height: 61))
+        let png = try PNGEncoder.encode(photo, options: options)
+        #expect(PNGDecoder.isPNG(png))
+        #expect(try PNGDecoder.decode(png) == photo)
+    }
+
+    @Test func oddSizesRoundTrip() throws {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (3, 2)] {
+            var image = solid(w, h, (10, 200, 30))
+            image.pixels[0] = 255
+            #expect(try PNGDecoder.decode(try PNGEncoder.encode(image)) == image)
+        }
+    }
+
+    @Test func corruptAndForeignPNGsAreErrors() throws {
+        let png = try PNGEncoder.encode(solid(20, 20, (1, 2, 3)))
+        #expect(throws: ImagingError.self) { try PNGDecoder.decode(Array(png.prefix(png.count / 2))) }
+        var flipped = png
+        flipped[40] ^= 0xFF  // inside IDAT: CRC no longer matches
+        #expect(throws: ImagingError.self) { try PNGDecoder.decode(flipped) }
+        #expect(throws: ImagingError.self) { try PNGDecoder.decode(Array("GIF89a".utf8)) }
+    }
+
+    @Test func pixelLimitIsCheckedBeforeDecoding() throws {
+        let png = try PNGEncoder.encode(solid(300, 200, (1, 2, 3)))
+        let error = try #require(throws: ImagingError.self) { try PNGDecoder.decode(png, limits: DecodeLimits(maxPixels: 50_000)) }
+        #expect(error.isTooLarge)
+    }
+
+    @Test func stockPhotosDecodeAtTheirNamedSizes() throws {
+        #expect(try Fixtures.stockPhoto(0).width == 640)
+        #expect(try Fixtures.stockPhoto(0).height == 1136)
+        #expect(try Fixtures.stockPhoto(0, retina: false).width == 320)
+    }
+}
+
+extension PNGOptions: CustomTestStringConvertible {
+    public var testDescription: String { "\(self.encoder.rawValue) level \(self.level) \(self.filter.rawValue)" }
+}

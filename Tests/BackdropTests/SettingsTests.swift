@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Backdrop
+
+@Suite("Settings")
+struct SettingsTests {
+    static func parse(_ json: String) throws -> Settings { try Settings.parse(Data(json.utf8)) }
+
+    static func configError(_ json: String) -> ConfigError? {
+        do {
+            _ = try parse(json)
+            return nil
+        } catch {
+            return error as? ConfigError
+        }
+    }
+
+    @Test func shippedConfigHoldsEveryDefault() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("config.json"))
+        #expect(try Settings.parse(data) == Settings())
+        // ...and names every key: removing any one would still parse, so compare key counts with the defaults' own.
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
+        let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
+        #expect(keyCount == 35)  // server 4, photos 3, render 9, images 3, flickr 12, cache 4
+    }
+
+    @Test func partialFilesTakeDefaults() throws {
+        let settings = try Self.parse(#"{"server": {"port": 9000}}"#)
+        #expect(settings.server.port == 9000)
+        #expect(settings.server.host == "127.0.0.1")
+        #expect(settings.photos.geohashPrecision == 5)
+        #expect(try Self.parse("{}") == Settings())
+    }
+
+    @Test("errors name the key", arguments: [
+        (#"{"server": {"prot": 1}}"#, "server.prot"),
+        (#"{"servr": {}}"#, "servr"),
+        (#"{"server": {"port": "8080"}}"#, "server.port"),
+        (#"{"server": {"port": 70000}}"#, "server.port"),
+        (#"{"server": {"port": 80.5}}"#, "server.port"),
+        (#"{"photos": {"geohashPrecision": 0}}"#, "photos.geohashPrecision"),
+        (#"{"photos": {"geohashPrecision": true}}"#, "photos.geohashPrecision"),
+        (#"{"render": {"blur": 1.5}}"#, "render.blur"),
+        (#"{"render": {"style": "blurry"}}"#, "render.style"),
+        (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
+        (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
+        (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
+        (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
+        (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),
+        (#"{"cache": []}"#, "cache"),
+        (#"{"flickr": {"extraImageHosts": [1]}}"#, "flickr.extraImageHosts"),
+    ])
+    func errorsNameTheKey(_ json: String, _ key: String) throws {
+        let error = try #require(Self.configError(json))
+        #expect(error.key == key)
+        #expect(error.description.hasPrefix(key))
+    }
+
+    @Test func malformedJSONIsAnError() throws {
+        let error = try #require(Self.configError(#"{"server": {"port": 8080,}"#))
+        #expect(error.description.contains("not valid JSON"))
+        #expect(Self.configError("[1, 2]")?.key == "(top level)")
+    }
+
+    @Test func environmentOverridesTheFileAndFlagsOverrideBoth() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("config.json")
+        try Data(#"{"server": {"host": "0.0.0.0", "port": 1111}, "flickr": {"apiKey": "file-key"}}"#.utf8).write(to: file)
+
+        let fromFile = try Settings.load(file: file.path, environment: [:])
+        #expect(fromFile.server.host == "0.0.0.0" && fromFile.server.port == 1111 && fromFile.flickr.apiKey == "file-key")
+        #expect(fromFile.photos.stockFolder == folder.appendingPathComponent("StockPhotos").standardizedFileURL.path)
+
+        let environment = ["BACKDROP_HOST": "127.0.0.2", "BACKDROP_PORT": "2222", "FLICKR_API_KEY": "env-key", "FLICKR_API_SECRET": "env-secret"]
+        let fromEnvironment = try Settings.load(file: file.path, environment: environment)
+        #expect(fromEnvironment.server.host == "127.0.0.2" && fromEnvironment.server.port == 2222)
+        #expect(fromEnvironment.flickr.apiKey == "env-key" && fromEnvironment.flickr.apiSecret == "env-secret")
+
+        let fromFlags = try Settings.load(file: file.path, environment: environment, overrides: .init(host: "127.0.0.3", port: 3333))
+        #expect(fromFlags.server.host == "127.0.0.3" && fromFlags.server.port == 3333)
+
+        #expect(throws: ConfigError(key: "BACKDROP_PORT", "must be a port number between 0 and 65535, got \"http\"")) {
+            try Settings.load(file: file.path, environment: ["BACKDROP_PORT": "http"])
+        }
+        #expect(throws: ConfigError.self) { try Settings.load(file: folder.appendingPathComponent("missing.json").path, environment: [:]) }
+    }
+}
