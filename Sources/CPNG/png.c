@@ -216,6 +216,7 @@ int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, b
     png_destroy_write_struct(&png, &info);
     out->bytes = buffer.bytes;
     out->length = buffer.length;
+    out->must_free = 1;
     return 0;
 }
 
@@ -312,11 +313,48 @@ static struct libdeflate_compressor *compressor_for(int level) {
     return compressor;
 }
 
-int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int level, bd_png_filter filter,
-                             bd_png_buffer *out, char *error, size_t error_length) {
+// Per-thread scratch: the filtered rows and the encoded file. Reused across encodes so that a render does not
+// pay for fresh pages each time; buffers over the cap are released after use.
+typedef struct {
+    uint8_t *bytes;
+    size_t capacity;
+} bd_scratch;
+
+static __thread bd_scratch scratch_filtered = {NULL, 0};
+static __thread bd_scratch scratch_encoded = {NULL, 0};
+static const size_t scratch_keep_limit = 16u << 20;
+
+static uint8_t *scratch_get(bd_scratch *scratch, size_t size) {
+    if (scratch->capacity >= size) {
+        return scratch->bytes;
+    }
+    free(scratch->bytes);
+    scratch->bytes = malloc(size);
+    scratch->capacity = scratch->bytes != NULL ? size : 0;
+    return scratch->bytes;
+}
+
+static void scratch_trim(bd_scratch *scratch) {
+    if (scratch->capacity > scratch_keep_limit) {
+        free(scratch->bytes);
+        scratch->bytes = NULL;
+        scratch->capacity = 0;
+    }
+}
+
+static void blend_row(const uint8_t *a, const uint8_t *b, uint32_t weight, size_t length, uint8_t *out) {
+    uint32_t keep = 65536 - weight;
+    for (size_t i = 0; i < length; i++) {
+        out[i] = (uint8_t)((a[i] * keep + b[i] * weight + 32768) >> 16);
+    }
+}
+
+int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
+                             int level, bd_png_filter filter, bd_png_buffer *out, char *error, size_t error_length) {
     out->bytes = NULL;
     out->length = 0;
-    if (width <= 0 || height <= 0 || level < 0 || level > 12) {
+    out->must_free = 0;
+    if (width <= 0 || height <= 0 || level < 0 || level > 12 || weight > 65536) {
         set_error(error, error_length, "invalid PNG encode parameters");
         return -1;
     }
@@ -327,17 +365,29 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int leve
     }
     size_t stride = (size_t)width * 3;
     size_t filtered_length = (stride + 1) * (size_t)height;
-    uint8_t *filtered = malloc(filtered_length);
-    uint8_t *candidates = filter == BD_PNG_FILTER_ADAPTIVE ? malloc((stride + 1) * 4) : NULL;
-    if (filtered == NULL || (filter == BD_PNG_FILTER_ADAPTIVE && candidates == NULL)) {
-        free(filtered);
-        free(candidates);
+    int blending = blend_with != NULL && weight != 0;
+    if (blend_with != NULL && weight == 65536) {
+        rgb = blend_with;
+        blending = 0;
+    }
+    uint8_t *filtered = scratch_get(&scratch_filtered, filtered_length);
+    // Two blended rows (this one and the one above) plus four candidate rows for adaptive filtering.
+    uint8_t *rows = malloc(stride * 2 + (stride + 1) * 4);
+    if (filtered == NULL || rows == NULL) {
+        free(rows);
         set_error(error, error_length, "out of memory");
         return -1;
     }
+    uint8_t *candidates = rows + stride * 2;
     for (int y = 0; y < height; y++) {
         const uint8_t *row = rgb + stride * (size_t)y;
         const uint8_t *previous = y > 0 ? row - stride : NULL;
+        if (blending) {
+            uint8_t *current = rows + stride * (size_t)(y & 1);
+            blend_row(row, blend_with + stride * (size_t)y, weight, stride, current);
+            row = current;
+            previous = y > 0 ? rows + stride * (size_t)((y + 1) & 1) : NULL;
+        }
         uint8_t *destination = filtered + (stride + 1) * (size_t)y;
         if (filter != BD_PNG_FILTER_ADAPTIVE) {
             filter_row(filter, row, previous, stride, destination);
@@ -356,13 +406,12 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int leve
             }
         }
     }
-    free(candidates);
+    free(rows);
 
     size_t bound = libdeflate_zlib_compress_bound(compressor, filtered_length);
-    size_t capacity = 8 + 25 + 12 + bound + 12;
-    uint8_t *png = malloc(capacity);
+    uint8_t *png = scratch_get(&scratch_encoded, 8 + 25 + 12 + bound + 12);
     if (png == NULL) {
-        free(filtered);
+        scratch_trim(&scratch_filtered);
         set_error(error, error_length, "out of memory");
         return -1;
     }
@@ -382,9 +431,9 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int leve
 
     uint8_t *idat = png + offset;
     size_t compressed = libdeflate_zlib_compress(compressor, filtered, filtered_length, idat + 8, bound);
-    free(filtered);
+    scratch_trim(&scratch_filtered);
     if (compressed == 0 || compressed > 0x7fffffffu) {
-        free(png);
+        scratch_trim(&scratch_encoded);
         set_error(error, error_length, "libdeflate could not compress the image");
         return -1;
     }

@@ -16,6 +16,19 @@ struct PNGCodecTests {
         #expect(try PNGDecoder.decode(png) == photo)
     }
 
+    @Test("blending while encoding equals blending then encoding", arguments: [PNGOptions.Encoder.libdeflate, .libpng])
+    func fusedBlend(_ encoder: PNGOptions.Encoder) throws {
+        let sharp = CoverCrop.apply(try Fixtures.stockPhoto(2, retina: false), to: PixelSize(width: 131, height: 77))
+        let effect = LightEffect.apply(to: sharp, style: .dark)
+        let prepared = PreparedImages(sharp: sharp, effect: effect)
+        for hundredths in [0, 1, 33, 50, 99, 100] {
+            for filter in PNGOptions.Filter.allCases {
+                let png = try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter))
+                #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths) \(filter)")
+            }
+        }
+    }
+
     @Test func oddSizesRoundTrip() throws {
         for (w, h) in [(1, 1), (1, 7), (7, 1), (3, 2)] {
             var image = solid(w, h, (10, 200, 30))

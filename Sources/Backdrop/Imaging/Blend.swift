@@ -5,7 +5,7 @@ public enum Blend {
         precondition(sharp.width == effect.width && sharp.height == effect.height, "blend needs images of one size")
         if hundredths <= 0 { return sharp }
         if hundredths >= 100 { return effect }
-        let weight = UInt32((hundredths * 65536 + 50) / 100)
+        let weight = UInt32(self.weight(hundredths: hundredths))
         let keep = 65536 - weight
         return sharp.pixels.withUnsafeBufferPointer { a in
             effect.pixels.withUnsafeBufferPointer { b in
@@ -16,5 +16,10 @@ public enum Blend {
                 }
             }
         }
+    }
+
+    /// The effect's share in 16-bit fixed point (0...65536).
+    static func weight(hundredths: Int) -> Int {
+        (min(max(hundredths, 0), 100) * 65536 + 50) / 100
     }
 }

@@ -45,15 +45,16 @@ public enum CoverCrop {
         // Vertical pass, a whole row at a time.
         return RGBImage(width: size.width, height: size.height) { out in
             var accumulator = [Int32](repeating: 0, count: stride)
+            let taps = rows.taps
             horizontal.withUnsafeBufferPointer { source in
                 accumulator.withUnsafeMutableBufferPointer { acc in
                     for y in 0..<size.height {
                         for i in 0..<stride { acc[i] = 1 << 13 }
-                        for t in 0..<rows.taps {
-                            let w = rows.weights[y * rows.taps + t]
+                        for t in 0..<taps {
+                            let w = rows.weights[y * taps + t]
                             if w == 0 { continue }
-                            let s = (Int(rows.indices[y * rows.taps + t]) - firstRow) * stride
-                            for i in 0..<stride { acc[i] &+= w &* Int32(source[s + i]) }
+                            let row = UnsafeBufferPointer(rebasing: source[((Int(rows.indices[y * taps + t]) - firstRow) * stride)...])
+                            for i in 0..<stride { acc[i] &+= w &* Int32(row[i]) }
                         }
                         let o = y * stride
                         for i in 0..<stride { out[o + i] = clampByte(acc[i] >> 14) }
@@ -79,14 +80,15 @@ struct ResampleTaps {
 
     init(sourceLength: Int, outputLength: Int, scale: Double, offset: Double) {
         let support = max(1.0, 1.0 / scale)
-        let taps = Int((2 * support).rounded(.up)) + 1
+        // Source pixel j has weight > 0 only when |j + 0.5 - centre| < support: at most ceil(2 * support) of them.
+        let taps = max(1, Int((2 * support).rounded(.up)))
         var indices = [Int32](repeating: 0, count: outputLength * taps)
         var weights = [Int32](repeating: 0, count: outputLength * taps)
         var lowest = sourceLength, highest = 0
         var raw = [Double](repeating: 0, count: taps)
         for i in 0..<outputLength {
             let centre = offset + (Double(i) + 0.5) / scale
-            let first = Int((centre - support - 0.5).rounded(.down))
+            let first = Int((centre - support - 0.5).rounded(.down)) + 1
             var total = 0.0
             for t in 0..<taps {
                 let distance = abs(Double(first + t) + 0.5 - centre)

@@ -40,34 +40,43 @@ private struct ReducedImage {
         self.factor = factor
         self.width = (image.width + factor - 1) / factor
         self.height = (image.height + factor - 1) / factor
-        var sums = [Float](repeating: 0, count: self.width * self.height * 3)
+        // Block sums in integers, one block row at a time, without a division per pixel.
+        var sums = [UInt32](repeating: 0, count: self.width * self.height * 3)
         let (w, h, f) = (self.width, self.height, factor)
+        var values = [Float](repeating: 0, count: w * h * 3)
         image.pixels.withUnsafeBufferPointer { pixels in
             sums.withUnsafeMutableBufferPointer { sums in
                 for y in 0..<image.height {
                     let row = (y / f) * w * 3
                     var i = y * image.width * 3
-                    for x in 0..<image.width {
-                        let o = row + (x / f) * 3
-                        sums[o] += Float(pixels[i])
-                        sums[o + 1] += Float(pixels[i + 1])
-                        sums[o + 2] += Float(pixels[i + 2])
-                        i += 3
+                    for bx in 0..<w {
+                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                        for _ in (bx * f)..<min((bx + 1) * f, image.width) {
+                            r &+= UInt32(pixels[i])
+                            g &+= UInt32(pixels[i + 1])
+                            b &+= UInt32(pixels[i + 2])
+                            i += 3
+                        }
+                        sums[row + bx * 3] &+= r
+                        sums[row + bx * 3 + 1] &+= g
+                        sums[row + bx * 3 + 2] &+= b
                     }
                 }
-                for by in 0..<h {
-                    let rowsIn = Float(min(f, image.height - by * f))
-                    for bx in 0..<w {
-                        let count = rowsIn * Float(min(f, image.width - bx * f))
-                        let o = (by * w + bx) * 3
-                        sums[o] /= count
-                        sums[o + 1] /= count
-                        sums[o + 2] /= count
+                values.withUnsafeMutableBufferPointer { values in
+                    for by in 0..<h {
+                        let rowsIn = min(f, image.height - by * f)
+                        for bx in 0..<w {
+                            let count = Float(rowsIn * min(f, image.width - bx * f))
+                            let o = (by * w + bx) * 3
+                            values[o] = Float(sums[o]) / count
+                            values[o + 1] = Float(sums[o + 1]) / count
+                            values[o + 2] = Float(sums[o + 2]) / count
+                        }
                     }
                 }
             }
         }
-        self.values = sums
+        self.values = values
     }
 
     /// One 2-D box blur of (real) width `boxWidth`, edges extended: a horizontal then a vertical pass.
@@ -105,32 +114,40 @@ private struct ReducedImage {
         }
     }
 
-    /// Bilinear interpolation between block centres back to the full size.
+    /// Bilinear interpolation between block centres back to the full size: the two reduced rows around an output
+    /// row are mixed once (at reduced width), then interpolated across the row.
     func enlarged() -> RGBImage {
         let xs = Self.interpolation(fullLength: self.fullWidth, reducedLength: self.width, factor: self.factor)
         let ys = Self.interpolation(fullLength: self.fullHeight, reducedLength: self.height, factor: self.factor)
         let w = self.width, fullWidth = self.fullWidth
-        var row = [Float](repeating: 0, count: fullWidth * 3)
+        let left = xs.map { Int32($0.0 * 3) }
+        let right = xs.map { Int32(min($0.0 + 1, w - 1) * 3) }
+        let fraction = xs.map(\.1)
+        var mixed = [Float](repeating: 0, count: w * 3)
         return self.values.withUnsafeBufferPointer { v in
-            row.withUnsafeMutableBufferPointer { row in
-                RGBImage(width: fullWidth, height: self.fullHeight) { out in
-                    for y in 0..<self.fullHeight {
-                        let (y0, fy) = ys[y]
-                        let y1 = min(y0 + 1, self.height - 1)
-                        let r0 = y0 * w * 3, r1 = y1 * w * 3
-                        // Interpolate the two reduced rows vertically, then horizontally into the output row.
-                        for x in 0..<fullWidth {
-                            let (x0, fx) = xs[x]
-                            let x1 = min(x0 + 1, w - 1)
-                            for c in 0..<3 {
-                                let top = v[r0 + x0 * 3 + c] + (v[r0 + x1 * 3 + c] - v[r0 + x0 * 3 + c]) * fx
-                                let bottom = v[r1 + x0 * 3 + c] + (v[r1 + x1 * 3 + c] - v[r1 + x0 * 3 + c]) * fx
-                                row[x * 3 + c] = top + (bottom - top) * fy
+            mixed.withUnsafeMutableBufferPointer { mixed in
+                left.withUnsafeBufferPointer { left in
+                    right.withUnsafeBufferPointer { right in
+                        fraction.withUnsafeBufferPointer { fraction in
+                            RGBImage(width: fullWidth, height: self.fullHeight) { out in
+                                var mixedRow = -1, mixedFraction: Float = -1
+                                for y in 0..<self.fullHeight {
+                                    let (y0, fy) = ys[y]
+                                    if y0 != mixedRow || fy != mixedFraction {
+                                        let r0 = y0 * w * 3, r1 = min(y0 + 1, self.height - 1) * w * 3
+                                        for j in 0..<(w * 3) { mixed[j] = v[r0 + j] + (v[r1 + j] - v[r0 + j]) * fy }
+                                        (mixedRow, mixedFraction) = (y0, fy)
+                                    }
+                                    var o = y * fullWidth * 3
+                                    for x in 0..<fullWidth {
+                                        let a = Int(left[x]), b = Int(right[x]), fx = fraction[x]
+                                        out[o] = UInt8(min(max(mixed[a] + (mixed[b] - mixed[a]) * fx + 0.5, 0), 255))
+                                        out[o + 1] = UInt8(min(max(mixed[a + 1] + (mixed[b + 1] - mixed[a + 1]) * fx + 0.5, 0), 255))
+                                        out[o + 2] = UInt8(min(max(mixed[a + 2] + (mixed[b + 2] - mixed[a + 2]) * fx + 0.5, 0), 255))
+                                        o += 3
+                                    }
+                                }
                             }
-                        }
-                        let o = y * fullWidth * 3
-                        for i in 0..<(fullWidth * 3) {
-                            out[o + i] = UInt8(min(max(row[i] + 0.5, 0), 255))
                         }
                     }
                 }

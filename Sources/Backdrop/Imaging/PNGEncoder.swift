@@ -40,22 +40,40 @@ public struct PNGOptions: Sendable, Equatable {
 
 public enum PNGEncoder {
     public static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> [UInt8] {
+        try self.encode(image, blendingWith: nil, hundredths: 0, options: options)
+    }
+
+    /// Encodes `image` mixed with `effect` at `hundredths` of the effect (see `Blend`). The libdeflate writer mixes
+    /// row by row while filtering, so no blended copy of the image is made.
+    public static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> [UInt8] {
         var buffer = bd_png_buffer()
         var message = [CChar](repeating: 0, count: 256)
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            switch options.encoder {
-            case .libpng:
+        let status: Int32
+        switch options.encoder {
+        case .libpng:
+            let blended = effect.map { Blend.mix(sharp: image, effect: $0, hundredths: hundredths) } ?? image
+            status = blended.pixels.withUnsafeBufferPointer { pixels in
                 bd_png_encode_libpng(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(options.level), options.filter.c,
                                      &buffer, &message, message.count)
-            case .libdeflate:
-                bd_png_encode_libdeflate(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(options.level), options.filter.c,
-                                         &buffer, &message, message.count)
+            }
+        case .libdeflate:
+            if let effect {
+                precondition(effect.width == image.width && effect.height == image.height, "blend needs images of one size")
+            }
+            let weight = UInt32(Blend.weight(hundredths: hundredths))
+            status = image.pixels.withUnsafeBufferPointer { pixels in
+                let encode = { (other: UnsafePointer<UInt8>?) in
+                    bd_png_encode_libdeflate(pixels.baseAddress, other, other == nil ? 0 : weight, Int32(image.width), Int32(image.height),
+                                             Int32(options.level), options.filter.c, &buffer, &message, message.count)
+                }
+                guard let effect else { return encode(nil) }
+                return effect.pixels.withUnsafeBufferPointer { encode($0.baseAddress) }
             }
         }
         guard status == 0, let bytes = buffer.bytes else {
             throw ImagingError.encodeFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        defer { bd_png_free(bytes) }
+        defer { if buffer.must_free != 0 { bd_png_free(bytes) } }
         return [UInt8](UnsafeBufferPointer(start: bytes, count: buffer.length))
     }
 }

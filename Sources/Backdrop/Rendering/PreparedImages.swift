@@ -3,6 +3,11 @@ public struct PreparedImages: Sendable {
     public let sharp: RGBImage
     public let effect: RGBImage
 
+    public init(sharp: RGBImage, effect: RGBImage) {
+        self.sharp = sharp
+        self.effect = effect
+    }
+
     public var byteCount: Int { self.sharp.byteCount + self.effect.byteCount }
 
     /// Decodes, cover-crops and applies the effect.
@@ -14,6 +19,15 @@ public struct PreparedImages: Sendable {
     /// The final picture at `hundredths` of the effect.
     public func blended(hundredths: Int) -> RGBImage {
         Blend.mix(sharp: self.sharp, effect: self.effect, hundredths: hundredths)
+    }
+
+    /// The final picture at `hundredths` of the effect, as PNG (blended while encoding).
+    public func png(hundredths: Int, options: PNGOptions) throws -> [UInt8] {
+        switch hundredths {
+        case ...0: try PNGEncoder.encode(self.sharp, options: options)
+        case 100...: try PNGEncoder.encode(self.effect, options: options)
+        default: try PNGEncoder.encode(self.sharp, blendingWith: self.effect, hundredths: hundredths, options: options)
+        }
     }
 }
 

@@ -29,6 +29,6 @@ public struct Renderer: Sendable {
             return try await gate.run { try PreparedImages.make(from: encoded, size: spec.size, style: spec.style, limits: limits) }
         }
         let options = self.png
-        return try await gate.run { try PNGEncoder.encode(prepared.blended(hundredths: spec.blurHundredths), options: options) }
+        return try await gate.run { try prepared.png(hundredths: spec.blurHundredths, options: options) }
     }
 }

@@ -14,10 +14,12 @@ typedef enum {
     BD_PNG_FILTER_ADAPTIVE = 5,
 } bd_png_filter;
 
-/// A malloc'ed byte buffer handed to the caller, who frees it with `bd_png_free`.
+/// Encoded bytes handed to the caller. When `must_free` is set the caller frees them with `bd_png_free`;
+/// otherwise they live in the calling thread's scratch space until that thread's next encode.
 typedef struct {
     uint8_t *bytes;
     size_t length;
+    int must_free;
 } bd_png_buffer;
 
 /// Decodes any PNG (every colour type and bit depth, palette, tRNS, interlaced) to RGB8; alpha is dropped.
@@ -31,8 +33,10 @@ int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, b
                          char *error, size_t error_length);
 
 /// Encodes RGB8 as a PNG whose filtered rows are compressed in one pass by libdeflate (levels 0-12).
-int bd_png_encode_libdeflate(const uint8_t *rgb, int width, int height, int level, bd_png_filter filter,
-                             bd_png_buffer *out, char *error, size_t error_length);
+/// With `blend_with` non-NULL each pixel is first mixed as (rgb * (65536 - weight) + blend_with * weight + 32768) >> 16,
+/// row by row, so a blended image is never materialised. Scratch memory is kept per thread.
+int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
+                             int level, bd_png_filter filter, bd_png_buffer *out, char *error, size_t error_length);
 
 void bd_png_free(void *bytes);
 
