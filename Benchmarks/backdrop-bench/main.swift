@@ -1,2 +1,118 @@
+// Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
+//
+// usage: backdrop-bench [--runs N] [--out DIR] PHOTO.jpg...
+// Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
+// blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
+// (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
 import Backdrop
-print(Backdrop.version)
+import Foundation
+
+struct Arguments {
+    var runs = 7
+    var out = FileManager.default.temporaryDirectory.appendingPathComponent("backdrop-bench").path
+    var photos: [String] = []
+
+    init(_ list: [String]) {
+        var iterator = list.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--runs": self.runs = iterator.next().flatMap { Int($0) } ?? self.runs
+            case "--out": self.out = iterator.next() ?? self.out
+            default: self.photos.append(argument)
+            }
+        }
+    }
+}
+
+/// CPU time of this thread, in ms: unlike wall time, not inflated by other tenants of a shared machine.
+func threadCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
+}
+
+var cpuSamples = [Double]()
+
+/// Wall milliseconds of `body`; its CPU milliseconds are appended to `cpuSamples`.
+@MainActor func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let cpu = threadCPUTime()
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    cpuSamples.append(threadCPUTime() - cpu)
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+try FileManager.default.createDirectory(atPath: arguments.out, withIntermediateDirectories: true)
+let size = PixelSize(width: 640, height: 1136)
+let options = PNGOptions()  // the service's default: libdeflate level 1, Up filter
+let alternatives: [PNGOptions] = [
+    PNGOptions(encoder: .libpng, level: 1, filter: .up),
+    PNGOptions(encoder: .libpng, level: 1, filter: .adaptive),
+    PNGOptions(encoder: .libpng, level: 6, filter: .adaptive),
+    PNGOptions(encoder: .libdeflate, level: 1, filter: .up),
+    PNGOptions(encoder: .libdeflate, level: 1, filter: .paeth),
+    PNGOptions(encoder: .libdeflate, level: 1, filter: .adaptive),
+    PNGOptions(encoder: .libdeflate, level: 3, filter: .up),
+    PNGOptions(encoder: .libdeflate, level: 6, filter: .up),
+]
+
+for path in arguments.photos {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let output = URL(fileURLWithPath: arguments.out).appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: ".png"))
+    var stages = [String: [Double]]()
+    var bytes = 0
+    for run in 0...arguments.runs {
+        var decoded: RGBImage?, sharp: RGBImage?, effect: RGBImage?, blended: RGBImage?
+        var timings = [String: Double]()
+        cpuSamples = []
+        timings["decode"] = try milliseconds {
+            decoded = try JPEGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), covering: size)
+        }
+        timings["crop"] = milliseconds { sharp = decoded.map { CoverCrop.apply($0, to: size) } }
+        timings["effect"] = milliseconds { effect = sharp.map { LightEffect.apply(to: $0, style: .light) } }
+        // The service blends while encoding; the bench times the blend on its own to show the split.
+        timings["blend"] = milliseconds { blended = Blend.mix(sharp: sharp!, effect: effect!, hundredths: 50) }
+        let prepared = PreparedImages(sharp: sharp!, effect: effect!)
+        timings["blend_encode"] = try milliseconds {
+            let png = try prepared.png(hundredths: 50, options: options)
+            try Data(png).write(to: output)
+            bytes = png.count
+        }
+        timings["encode"] = try milliseconds { _ = try PNGEncoder.encode(blended!, options: options) }
+        let stageCPU = cpuSamples
+        timings["blur_only"] = try milliseconds { _ = try prepared.png(hundredths: 37 + run, options: options) }
+        let blurOnlyCPU = cpuSamples.last ?? 0
+        if run == 0 { continue }  // warm-up
+        for (stage, value) in timings { stages[stage, default: []].append(value) }
+        // As served: decode, crop, effect, then blend fused into the encode.
+        stages["total", default: []].append(["decode", "crop", "effect", "blend_encode"].compactMap { timings[$0] }.reduce(0, +))
+        stages["total_cpu", default: []].append(stageCPU[0] + stageCPU[1] + stageCPU[2] + stageCPU[4])
+        stages["blur_only_cpu", default: []].append(blurOnlyCPU)
+    }
+    var record: [String: Any] = ["photo": name, "runs": arguments.runs, "bytes": bytes, "out": output.path]
+    for (stage, values) in stages { record["\(stage)_ms"] = rounded(median(values)) }
+
+    // Encoder alternatives on this photo's blended image.
+    let image = try JPEGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), covering: size)
+    let sharp = CoverCrop.apply(image, to: size)
+    let blended = Blend.mix(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light), hundredths: 50)
+    record["encoders"] = try alternatives.map { option -> [String: Any] in
+        var times = [Double]()
+        var length = 0
+        for _ in 0..<max(3, arguments.runs / 2) {
+            times.append(try milliseconds { length = try PNGEncoder.encode(blended, options: option).count })
+        }
+        return ["encoder": option.encoder.rawValue, "level": option.level, "filter": option.filter.rawValue, "ms": rounded(median(times)), "bytes": length]
+    }
+    let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+    print(String(decoding: json, as: UTF8.self))
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Command-line and process-level checks of the `backdrop` binary: configuration errors and overrides, start-up
+# refusals, real HTTP on loopback, PNG validity by pngcheck, and graceful shutdown on SIGTERM/SIGINT with a
+# request in flight. Every server here binds 127.0.0.1 on a free port and is stopped by this script.
+#
+# usage: Tests/cli/run.sh PATH/TO/backdrop
+set -u
+BIN=$(realpath "${1:?usage: run.sh PATH/TO/backdrop}")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$(mktemp -d)
+PASSED=0
+FAILED=0
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+pass() { PASSED=$((PASSED + 1)); echo "  ok   $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "  FAIL $1"; [ -n "${2:-}" ] && sed 's/^/       /' <<<"$2" | head -20; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+
+# Waits (up to 60 s, polling) until FILE contains TEXT on more than AFTER lines (default 0).
+wait_for_text() {
+  local file=$1 text=$2 after=${3:-0}
+  for _ in $(seq 1 600); do
+    [ "$(grep -c -- "$text" "$file" 2>/dev/null)" -gt "$after" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Runs the binary expecting it to exit non-zero within 30 s with TEXT on stderr.
+expect_refusal() {
+  local name=$1 text=$2; shift 2
+  local out rc
+  out=$(cd "$WORK" && timeout 30 "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q -- "$text" <<<"$out"; then pass "$name"; else fail "$name (exit $rc)" "$out"; fi
+}
+
+echo "cli: checking $BIN"
+
+# --- configuration errors name the key and exit non-zero
+printf '{"server": {"port": 99999}}' > "$WORK/range.json"
+expect_refusal "out-of-range value names server.port" "server.port" "$BIN" serve --config "$WORK/range.json"
+printf '{"render": {"blurr": 1}}' > "$WORK/unknown.json"
+expect_refusal "unknown key names render.blurr" "render.blurr" "$BIN" serve --config "$WORK/unknown.json"
+printf '{"photos": {"geohashPrecision": "five"}}' > "$WORK/type.json"
+expect_refusal "wrong type names photos.geohashPrecision" "photos.geohashPrecision" "$BIN" serve --config "$WORK/type.json"
+printf '{"server": {' > "$WORK/broken.json"
+expect_refusal "malformed JSON is refused" "not valid JSON" "$BIN" serve --config "$WORK/broken.json"
+expect_refusal "missing config file is refused" "cannot read config file" "$BIN" serve --config "$WORK/nope.json"
+expect_refusal "bad BACKDROP_PORT names the variable" "BACKDROP_PORT" env BACKDROP_PORT=eighty "$BIN" serve --config "$ROOT/config.json"
+printf '{"photos": {"stockFolder": "%s/empty"}}' "$WORK" > "$WORK/nostock.json"
+mkdir -p "$WORK/empty"
+expect_refusal "empty stock folder refuses to start" "no stock photos" "$BIN" serve --config "$WORK/nostock.json"
+printf '{"photos": {"stockFolder": "%s/missing"}}' "$WORK" > "$WORK/missingstock.json"
+expect_refusal "missing stock folder refuses to start" "does not exist" "$BIN" serve --config "$WORK/missingstock.json"
+
+# --- a real server: environment overrides the file, the flag overrides the environment
+PORT=$(free_port)
+ENV_PORT=$(free_port)
+( cd "$WORK" && exec env BACKDROP_PORT="$ENV_PORT" BACKDROP_LOG_LEVEL=debug "$BIN" serve --config "$ROOT/config.json" --port "$PORT" ) > "$WORK/server.log" 2>&1 &
+SERVER=$!
+PIDS+=("$SERVER")
+if wait_for_text "$WORK/server.log" "listening on 127.0.0.1:$PORT"; then pass "--port overrides BACKDROP_PORT"; else fail "server did not start on --port" "$(cat "$WORK/server.log")"; fi
+grep -q "no Flickr API key" "$WORK/server.log" && pass "stock-only mode is announced once at start" || fail "no stock-only notice"
+
+code=$(curl -s -o "$WORK/bg.png" -w '%{http_code}' --max-time 60 "http://127.0.0.1:$PORT/background?lat=51.5&lon=-0.12&blur=0.5")
+if [ "$code" = 200 ] && pngcheck "$WORK/bg.png" 2>&1 | grep -q '^OK: .*(640x1136, 24-bit RGB'; then
+  pass "GET /background serves a valid 640x1136 PNG (pngcheck)"
+else
+  fail "GET /background" "status $code; $(pngcheck "$WORK/bg.png" 2>&1)"
+fi
+invalid=""
+for style in light extralight dark none; do
+  curl -s -o "$WORK/$style.png" --max-time 60 "http://127.0.0.1:$PORT/background?lat=51.5&lon=-0.12&width=123&height=45&blur=0.7&style=$style"
+  pngcheck -q "$WORK/$style.png" >/dev/null 2>&1 || invalid="$invalid $style"
+done
+[ -z "$invalid" ] && pass "every style encodes a valid PNG at an odd size" || fail "invalid PNG for styles:$invalid"
+body=$(curl -s --max-time 10 "http://127.0.0.1:$PORT/background?lat=91&lon=0")
+grep -q '"parameter":"lat"' <<<"$body" && pass "400 body names the parameter over real HTTP" || fail "400 body" "$body"
+if grep -q 'path=/background' "$WORK/server.log" && ! grep -q '51.5' "$WORK/server.log"; then
+  pass "request log has the route and no raw coordinates"
+else
+  fail "request log" "$(grep request "$WORK/server.log" | tail -3)"
+fi
+
+# --- SIGTERM: a request in flight completes, then the process exits 0
+started_before=$(grep -c "request started" "$WORK/server.log")
+curl -s -o "$WORK/inflight.png" -w '%{http_code}' --max-time 120 \
+  "http://127.0.0.1:$PORT/background?lat=-33.9&lon=151.2&width=2048&height=1953&blur=0.4" > "$WORK/inflight.code" &
+CURL=$!
+if wait_for_text "$WORK/server.log" "request started" "$started_before"; then
+  kill -TERM "$SERVER"
+  wait "$CURL"
+  timeout 60 tail --pid="$SERVER" -f /dev/null
+  wait "$SERVER"
+  rc=$?
+  if [ "$(cat "$WORK/inflight.code")" = 200 ] && pngcheck -q "$WORK/inflight.png" >/dev/null 2>&1 && [ $rc -eq 0 ]; then
+    pass "SIGTERM lets the in-flight request finish and exits 0"
+  else
+    fail "SIGTERM shutdown (exit $rc, in-flight status $(cat "$WORK/inflight.code"))" "$(tail -5 "$WORK/server.log")"
+  fi
+  curl -s -o /dev/null --max-time 5 "http://127.0.0.1:$PORT/health" && fail "server still answers after SIGTERM" || pass "no longer accepting after SIGTERM"
+else
+  fail "in-flight request never started" "$(tail -5 "$WORK/server.log")"
+fi
+
+# --- SIGINT exits 0 too; BACKDROP_HOST/BACKDROP_PORT alone are honoured
+PORT2=$(free_port)
+( cd "$WORK" && exec env BACKDROP_HOST=127.0.0.1 BACKDROP_PORT="$PORT2" "$BIN" serve --config "$ROOT/config.json" ) > "$WORK/server2.log" 2>&1 &
+SERVER2=$!
+PIDS+=("$SERVER2")
+if wait_for_text "$WORK/server2.log" "listening on 127.0.0.1:$PORT2"; then
+  pass "BACKDROP_PORT overrides the file"
+  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "http://127.0.0.1:$PORT2/health")
+  kill -INT "$SERVER2"
+  timeout 60 tail --pid="$SERVER2" -f /dev/null
+  wait "$SERVER2"
+  rc=$?
+  [ "$code" = 200 ] && [ $rc -eq 0 ] && pass "SIGINT exits 0" || fail "SIGINT (exit $rc, health $code)"
+else
+  fail "server with BACKDROP_PORT did not start" "$(cat "$WORK/server2.log")"
+fi
+
+echo "cli: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
