@@ -15,25 +15,11 @@ public struct Geohash: Sendable, Hashable, CustomStringConvertible {
         characters.reserveCapacity(precision)
         var bits = 0, bitCount = 0, evenBit = true
         while characters.count < precision {
-            if evenBit {
-                let middle = (longitudeRange.0 + longitudeRange.1) / 2
-                if longitude >= middle {
-                    bits = bits << 1 | 1
-                    longitudeRange.0 = middle
-                } else {
-                    bits <<= 1
-                    longitudeRange.1 = middle
-                }
-            } else {
-                let middle = (latitudeRange.0 + latitudeRange.1) / 2
-                if latitude >= middle {
-                    bits = bits << 1 | 1
-                    latitudeRange.0 = middle
-                } else {
-                    bits <<= 1
-                    latitudeRange.1 = middle
-                }
-            }
+            // Bits alternate between longitude and latitude, longitude first.
+            let upper = evenBit
+                ? Self.narrow(&longitudeRange, upper: longitude >= (longitudeRange.0 + longitudeRange.1) / 2)
+                : Self.narrow(&latitudeRange, upper: latitude >= (latitudeRange.0 + latitudeRange.1) / 2)
+            bits = bits << 1 | (upper ? 1 : 0)
             evenBit.toggle()
             bitCount += 1
             if bitCount == 5 {
@@ -59,18 +45,20 @@ public struct Geohash: Sendable, Hashable, CustomStringConvertible {
         for character in self.value.utf8 {
             guard let index = Self.alphabet.firstIndex(of: character) else { break }
             for shift in stride(from: 4, through: 0, by: -1) {
-                let bit = (index >> shift) & 1 == 1
-                if evenBit {
-                    let middle = (longitudeRange.0 + longitudeRange.1) / 2
-                    if bit { longitudeRange.0 = middle } else { longitudeRange.1 = middle }
-                } else {
-                    let middle = (latitudeRange.0 + latitudeRange.1) / 2
-                    if bit { latitudeRange.0 = middle } else { latitudeRange.1 = middle }
-                }
+                let upper = (index >> shift) & 1 == 1
+                if evenBit { Self.narrow(&longitudeRange, upper: upper) } else { Self.narrow(&latitudeRange, upper: upper) }
                 evenBit.toggle()
             }
         }
         return (latitudeRange.0...latitudeRange.1, longitudeRange.0...longitudeRange.1)
+    }
+
+    /// Keeps the upper or lower half of `range`; returns `upper`.
+    @discardableResult
+    private static func narrow(_ range: inout (Double, Double), upper: Bool) -> Bool {
+        let middle = (range.0 + range.1) / 2
+        if upper { range.0 = middle } else { range.1 = middle }
+        return upper
     }
 
     public var centre: (latitude: Double, longitude: Double) {
