@@ -4,6 +4,12 @@ public protocol PhotoSource: Sendable {
     func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto
     /// The photo's encoded bytes, in the smallest variant that covers `size` (sources with one variant ignore it).
     func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage
+    /// Reports that `photo` could not be downloaded or decoded, so that `place` gets another photo this window.
+    func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async
+}
+
+extension PhotoSource {
+    public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {}
 }
 
 /// What a request asks a photo for: a geohash cell, or no location at all.
@@ -29,16 +35,42 @@ public enum PhotoOrigin: String, Sendable, Hashable {
 
 /// One chosen photo and what must be said about it wherever it is shown.
 public struct SourcePhoto: Sendable, Hashable {
-    /// Unique and stable across restarts, e.g. "stock-003".
+    /// Unique and stable across restarts, e.g. "stock-003" or "flickr-53012345678".
     public let id: String
     public let origin: PhotoOrigin
     public let attribution: Attribution
+    /// The sizes a remote photo can be downloaded in, smallest first (empty for local photos).
+    public let sizes: [PhotoSize]
 
-    public init(id: String, origin: PhotoOrigin, attribution: Attribution) {
+    public init(id: String, origin: PhotoOrigin, attribution: Attribution, sizes: [PhotoSize] = []) {
         self.id = id
         self.origin = origin
         self.attribution = attribution
+        self.sizes = sizes
     }
+
+    /// The smallest size that covers `target` when cover-fitted without enlarging, else the largest.
+    public func size(covering target: PixelSize) -> PhotoSize? {
+        self.sizes.first { $0.width >= target.width && $0.height >= target.height } ?? self.sizes.last
+    }
+}
+
+/// One downloadable size of a remote photo.
+public struct PhotoSize: Sendable, Hashable {
+    /// Flickr's size suffix: z, c, l, h, k.
+    public let label: String
+    public let url: String
+    public let width: Int
+    public let height: Int
+
+    public init(label: String, url: String, width: Int, height: Int) {
+        self.label = label
+        self.url = url
+        self.width = width
+        self.height = height
+    }
+
+    public var longSide: Int { max(self.width, self.height) }
 }
 
 /// Encoded photo bytes (JPEG or PNG); `variant` names which size of the photo they are.

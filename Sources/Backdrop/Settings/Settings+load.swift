@@ -94,6 +94,8 @@ extension Settings {
             flickr.totalTimeoutSeconds = try section.double("totalTimeoutSeconds", default: flickr.totalTimeoutSeconds, in: 0.1...120)
             flickr.maxDownloadMB = try section.int("maxDownloadMB", default: flickr.maxDownloadMB, in: 1...200)
             flickr.extraImageHosts = try section.strings("extraImageHosts", default: flickr.extraImageHosts)
+            flickr.downloadCacheMB = try section.int("downloadCacheMB", default: flickr.downloadCacheMB, in: 1...65536)
+            flickr.cellCacheEntries = try section.int("cellCacheEntries", default: flickr.cellCacheEntries, in: 1...10_000_000)
             settings.flickr = flickr
             try section.rejectUnknownKeys()
         }

@@ -25,7 +25,7 @@ public struct Settings: Sendable, Equatable {
         /// Bytes of prepared (cropped + effect) images kept in memory.
         public var memoryCacheMB = 256
         /// Renders waiting or running at once before requests get 503.
-        public var maxPending = 64
+        public var maxPending = 512
     }
 
     public struct Images: Sendable, Equatable {
@@ -53,6 +53,14 @@ public struct Settings: Sendable, Equatable {
         public var totalTimeoutSeconds = 15.0
         public var maxDownloadMB = 20
         public var extraImageHosts: [String] = []
+        /// Downloaded photos kept in memory.
+        public var downloadCacheMB = 64
+        /// Cells whose search results are kept in memory.
+        public var cellCacheEntries = 10000
+
+        var allowedLicenses: Set<Int> {
+            Set(self.licenses.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        }
     }
 
     /// Read and checked now; used by the disk cache.

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A token bucket over Flickr API calls (3600 an hour by default): full at start, refilled continuously.
+public actor CallBudget {
+    private let capacity: Double
+    private let perSecond: Double
+    private let clock: any WallClock
+    private var tokens: Double
+    private var updated: Date
+
+    public init(callsPerHour: Int, clock: any WallClock) {
+        self.capacity = Double(callsPerHour)
+        self.perSecond = Double(callsPerHour) / 3600
+        self.clock = clock
+        self.tokens = Double(callsPerHour)
+        self.updated = clock.now()
+    }
+
+    /// Takes one call's token; false when the bucket is empty.
+    public func take() -> Bool {
+        self.refill()
+        guard self.tokens >= 1 else { return false }
+        self.tokens -= 1
+        return true
+    }
+
+    public var available: Int {
+        self.refill()
+        return Int(self.tokens)
+    }
+
+    private func refill() {
+        let now = self.clock.now()
+        let elapsed = max(0, now.timeIntervalSince(self.updated))
+        self.tokens = min(self.capacity, self.tokens + elapsed * self.perSecond)
+        self.updated = now
+    }
+}

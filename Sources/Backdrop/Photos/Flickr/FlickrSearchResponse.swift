@@ -1,0 +1,94 @@
+import Foundation
+
+/// Reads a `flickr.photos.search` answer the way real Flickr writes it: numbers sometimes as strings, `url_*`
+/// keys missing for sizes a photo lacks, `ownername`/`pathalias` rather than the extras' names, `pathalias` null,
+/// errors as HTTP 200 with `stat: fail`, and (by mistake) a JSONP `jsonFlickrApi(...)` wrapper.
+public struct FlickrSearchResponse: Sendable, Equatable {
+    public let total: Int
+    /// Results that can be used: a known licence from `allowedLicenses` (never NoDerivs) and a size of at least 1024 px.
+    public let photos: [FlickrPhoto]
+
+    public static let minimumLongSide = 1024
+
+    public static func parse(_ body: [UInt8], allowedLicenses: Set<Int>) throws(FlickrError) -> FlickrSearchResponse {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: Data(Self.unwrapJSONP(body)))
+        } catch {
+            throw FlickrError(.malformed, "Flickr's answer is not JSON")
+        }
+        guard case .object(let root) = json else { throw FlickrError(.malformed, "Flickr's answer is not a JSON object") }
+        guard let stat = root["stat"]?.text else { throw FlickrError(.malformed, "Flickr's answer has no stat") }
+        if stat != "ok" {
+            throw FlickrError.api(code: root["code"]?.integer ?? -1, message: root["message"]?.text ?? "no message")
+        }
+        guard case .object(let page)? = root["photos"] else { throw FlickrError(.malformed, "Flickr's answer has no photos") }
+        let items: [JSONValue]
+        switch page["photo"] {
+        case .array(let array)?: items = array
+        case nil, .null?: items = []
+        default: throw FlickrError(.malformed, "Flickr's photo list is not an array")
+        }
+        let photos = items.compactMap { Self.photo($0, allowedLicenses: allowedLicenses) }
+        return FlickrSearchResponse(total: page["total"]?.integer ?? photos.count, photos: photos)
+    }
+
+    private static func photo(_ value: JSONValue, allowedLicenses: Set<Int>) -> FlickrPhoto? {
+        guard case .object(let fields) = value,
+              let id = fields["id"]?.text, !id.isEmpty,
+              let owner = fields["owner"]?.text, !owner.isEmpty,
+              let licenseID = fields["license"]?.integer,
+              allowedLicenses.contains(licenseID), !FlickrLicense.noDerivatives.contains(licenseID),
+              let license = FlickrLicense.named(licenseID)
+        else { return nil }
+        let sizes = FlickrSearchQuery.sizeLabels.compactMap { label -> PhotoSize? in
+            guard let url = fields["url_\(label)"]?.text, !url.isEmpty,
+                  let width = fields["width_\(label)"]?.integer, let height = fields["height_\(label)"]?.integer,
+                  width > 0, height > 0
+            else { return nil }
+            return PhotoSize(label: label, url: url, width: width, height: height)
+        }.sorted { $0.longSide < $1.longSide }
+        guard let largest = sizes.last, largest.longSide >= Self.minimumLongSide else { return nil }
+        return FlickrPhoto(
+            id: id,
+            owner: owner,
+            ownerName: (fields["ownername"] ?? fields["owner_name"])?.text ?? "",
+            pathAlias: (fields["pathalias"] ?? fields["path_alias"])?.text,
+            title: fields["title"]?.text ?? "",
+            license: license,
+            sizes: sizes
+        )
+    }
+
+    /// `jsonFlickrApi({...})` (what Flickr sends without `nojsoncallback=1`) becomes `{...}`.
+    static func unwrapJSONP(_ body: [UInt8]) -> [UInt8] {
+        let prefix = Array("jsonFlickrApi(".utf8)
+        var start = body.startIndex
+        while start < body.endIndex, body[start] == 0x20 || body[start] == 0x0A || body[start] == 0x0D || body[start] == 0x09 { start += 1 }
+        guard body[start...].starts(with: prefix) else { return body }
+        var end = body.endIndex
+        while end > start, [0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ";")].contains(body[end - 1]) { end -= 1 }
+        guard end > start + prefix.count, body[end - 1] == UInt8(ascii: ")") else { return body }
+        return Array(body[(start + prefix.count)..<(end - 1)])
+    }
+}
+
+extension JSONValue {
+    /// A string, or a number written as one (Flickr mixes both).
+    var text: String? {
+        switch self {
+        case .string(let string): string
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: nil
+        }
+    }
+
+    /// A whole number, or a string holding one.
+    var integer: Int? {
+        switch self {
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? Int(number) : nil
+        case .string(let string): Int(string.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Fetches photo bytes. The seam tests can replace.
+public protocol ImageDownloading: Sendable {
+    /// Throws `DownloadError`.
+    func download(_ url: String) async throws -> [UInt8]
+}
+
+/// Why a download failed.
+public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The URL, a redirect or the host's address is not allowed.
+        case refused
+        /// Over the size cap, or not a JPEG.
+        case unacceptable
+        /// Network errors, timeouts, HTTP errors.
+        case failed
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = String(message.prefix(200))
+    }
+
+    public var description: String { self.message }
+}
+
+/// Downloads from allowed hosts only, following at most three redirects (each checked again), streaming the
+/// body under a size cap, within one deadline for the whole exchange, and accepting only JPEG.
+public struct ImageDownloader: ImageDownloading {
+    let http: HTTPClient
+    let policy: ImageHostPolicy
+    let maxBytes: Int
+    let timeout: TimeAmount
+    let maxRedirects = 3
+
+    public init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount) {
+        self.http = http
+        self.policy = policy
+        self.maxBytes = maxBytes
+        self.timeout = timeout
+    }
+
+    public func download(_ address: String) async throws -> [UInt8] {
+        let deadline = NIODeadline.now() + self.timeout
+        guard var url = URL(string: address) else { throw DownloadError(.refused, "not a URL") }
+        for hop in 0...self.maxRedirects {
+            try await self.policy.check(url)
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.headers.add(name: "User-Agent", value: "Backdrop/\(Backdrop.version)")
+            let response: HTTPClientResponse
+            do {
+                response = try await self.http.execute(request, deadline: deadline)
+            } catch {
+                throw DownloadError(.failed, "download failed: \(error)")
+            }
+            if (300..<400).contains(Int(response.status.code)) {
+                _ = try? await response.body.collect(upTo: 64 << 10)
+                guard hop < self.maxRedirects else { throw DownloadError(.refused, "more than \(self.maxRedirects) redirects") }
+                guard let location = response.headers.first(name: "location"), let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    throw DownloadError(.failed, "redirect without a usable Location")
+                }
+                url = next
+                continue
+            }
+            guard response.status == .ok else {
+                _ = try? await response.body.collect(upTo: 64 << 10)
+                throw DownloadError(.failed, "image host answered HTTP \(response.status.code)")
+            }
+            if let length = response.headers.first(name: "content-length").flatMap({ Int($0) }), length > self.maxBytes {
+                throw DownloadError(.unacceptable, "image is \(length) bytes, over the cap of \(self.maxBytes)")
+            }
+            var bytes = [UInt8]()
+            do {
+                for try await chunk in response.body {
+                    guard bytes.count + chunk.readableBytes <= self.maxBytes else {
+                        throw DownloadError(.unacceptable, "image is over the cap of \(self.maxBytes) bytes")
+                    }
+                    bytes.append(contentsOf: chunk.readableBytesView)
+                }
+            } catch let error as DownloadError {
+                throw error
+            } catch {
+                throw DownloadError(.failed, "download failed: \(error)")
+            }
+            let type = response.headers.first(name: "content-type")?.lowercased() ?? ""
+            guard JPEGDecoder.isJPEG(bytes) else {
+                throw DownloadError(.unacceptable, "not a JPEG (Content-Type \(type.prefix(60)))")
+            }
+            return bytes
+        }
+        throw DownloadError(.refused, "more than \(self.maxRedirects) redirects")
+    }
+}

@@ -1,0 +1,362 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// A clock tests can move.
+final class MovableClock: WallClock {
+    private let date: Mutex<Date>
+    init(_ date: Date) { self.date = Mutex(date) }
+    func now() -> Date { self.date.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { self.date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite("Flickr photos through a stand-in Flickr on loopback", .serialized)
+struct FlickrTests {
+    typealias Answer = StandInFlickr.SearchAnswer
+    static let key = "SECRET-KEY-1234abcd"
+    static let secret = "SECRET-SECRET-5678efgh"
+    static let paris = "lat=48.8566&lon=2.3522"
+    static let small = "width=64&height=64"
+
+    static func settings(_ flickr: StandInFlickr, _ configure: (inout Settings) -> Void = { _ in }) -> Settings {
+        var settings = HTTPTests.settings(logLevel: .info)
+        settings.flickr.apiKey = Self.key
+        settings.flickr.apiSecret = Self.secret
+        settings.flickr.endpoint = flickr.endpoint
+        settings.flickr.extraImageHosts = ["localhost"]
+        settings.flickr.connectTimeoutSeconds = 1
+        settings.flickr.totalTimeoutSeconds = 3
+        settings.flickr.maxDownloadMB = 1
+        configure(&settings)
+        return settings
+    }
+
+    /// Runs Backdrop against a stand-in answering `answers`; the body gets the stand-in, a client and the log.
+    static func withBackdrop(
+        _ answers: @escaping @Sendable (StandInFlickr) -> [Answer],
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        configure: @escaping @Sendable (inout Settings) -> Void = { _ in },
+        _ body: @Sendable (StandInFlickr, any TestClientProtocol, LogRecords) async throws -> Void
+    ) async throws {
+        try await StandInFlickr.run(answers) { flickr in
+            let records = LogRecords()
+            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+            let app = try await buildApplication(Self.settings(flickr, configure), clock: clock, logger: logger)
+            try await app.test(.router) { client in try await body(flickr, client, records) }
+        }
+    }
+
+    static func results(_ flickr: StandInFlickr, _ images: String...) -> [Answer] {
+        [.json(StandInFlickr.searchJSON(images.enumerated().map { flickr.result(id: "5301111111\($0.offset)", image: $0.element) }))]
+    }
+
+    /// Expects a 200 PNG of the asked size from `source`, and returns the answer.
+    @discardableResult
+    static func expectBackground(_ client: some TestClientProtocol, _ query: String, source: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> HTTPTests.Answer {
+        let answer = try await HTTPTests.get(client, "/background?\(query)")
+        #expect(answer.status == .ok, sourceLocation: sourceLocation)
+        #expect(answer.headers[BackdropHeaders.source] == source, sourceLocation: sourceLocation)
+        if answer.status == .ok {
+            let image = try PNGDecoder.decode(answer.body)
+            let asked = query.split(separator: "&").first { $0.hasPrefix("width=") }.flatMap { Int($0.dropFirst(6)) } ?? 640
+            #expect(image.width == asked, sourceLocation: sourceLocation)
+        }
+        return answer
+    }
+
+    // MARK: - success and the request Flickr sees
+
+    @Test func servesAFlickrPhotoWithAttribution() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
+            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53011111110")
+            #expect(answer.headers[BackdropHeaders.author] == "Ana Photographer")
+            #expect(answer.headers[BackdropHeaders.title] == "Harbour at dusk")
+            #expect(answer.headers[BackdropHeaders.license] == "CC BY 2.0")
+            #expect(answer.headers[BackdropHeaders.licenseURL] == "https://creativecommons.org/licenses/by/2.0/")
+            #expect(answer.headers[BackdropHeaders.photoURL] == "https://www.flickr.com/photos/12345678@N00/53011111110")
+            #expect(flickr.searches.count == 1 && flickr.downloads.count == 1)
+
+            let query = try #require(flickr.searches.first).query
+            let cell = Geohash(latitude: 48.8566, longitude: 2.3522, precision: 5).centre
+            #expect(query["method"] == "flickr.photos.search" && query["api_key"] == Self.key)
+            #expect(query["format"] == "json" && query["nojsoncallback"] == "1")
+            #expect(query["lat"].flatMap(Double.init).map { abs($0 - cell.latitude) < 1e-5 } == true)
+            #expect(query["lon"].flatMap(Double.init).map { abs($0 - cell.longitude) < 1e-5 } == true)
+            #expect(query["radius"] == "10" && query["radius_units"] == "km")
+            #expect(query["license"] == "4,5,7,8,9,10,11,12")
+            #expect(query["safe_search"] == "1" && query["content_types"] == "0" && query["media"] == "photos")
+            #expect(query["per_page"] == "250")
+            let extras = Set((query["extras"] ?? "").split(separator: ",").map(String.init))
+            #expect(extras.isSuperset(of: ["license", "owner_name", "path_alias", "url_z", "url_c", "url_l", "url_h", "url_k"]))
+            #expect(query["tags"] == nil)
+            // No tags: a minimum upload date stops Flickr limiting the geo query to the last 12 hours.
+            let minimum = try #require(query["min_upload_date"].flatMap(Int64.init))
+            #expect(minimum == Int64(HTTPTests.epoch.timeIntervalSince1970) - 1825 * 86400)
+        }
+    }
+
+    @Test func tagsAreSentWithTagModeAny() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }, configure: { $0.flickr.tags = "skyline,landscape" }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            let query = try #require(flickr.searches.first).query
+            #expect(query["tags"] == "skyline,landscape" && query["tag_mode"] == "any" && query["min_upload_date"] == nil)
+        }
+    }
+
+    @Test func theDownloadIsTheSmallestSizeThatCovers() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            try await Self.expectBackground(client, "\(Self.paris)&width=320&height=568", source: "flickr")
+            try await Self.expectBackground(client, "\(Self.paris)", source: "flickr")  // 640x1136: no size covers; the largest
+            // 64x64 and 320x568 both take url_z, downloaded once and kept; 640x1136 takes the largest, url_h.
+            #expect(flickr.downloads.map { $0.query["size"] ?? "" } == ["z", "h"])
+            #expect(flickr.searches.count == 1)
+        }
+    }
+
+    @Test func oneCellAndWindowKeepsOnePhotoAndOneSearch() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr, client, _ in
+            var ids = Set<String>()
+            for blur in ["0", "0.5", "1"] {
+                ids.insert(try #require(try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=\(blur)", source: "flickr").photoID))
+            }
+            #expect(ids.count == 1)
+            #expect(flickr.searches.count == 1)
+        }
+    }
+
+    @Test func oneHundredConcurrentRequestsMakeOneSearchAndOneDownload() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
+            try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
+                for index in 0..<100 {
+                    group.addTask { try await HTTPTests.get(client, "/background?\(Self.paris)&\(Self.small)&blur=\(index % 2)") }
+                }
+                for try await answer in group {
+                    #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "flickr")
+                }
+            }
+            #expect(flickr.searches.count == 1)
+            #expect(flickr.downloads.count == 1)
+        }
+    }
+
+    // MARK: - Flickr's quirks
+
+    @Test func quirksOfRealAnswersAreRead() async throws {
+        try await Self.withBackdrop({ flickr in
+            var a = flickr.result(id: "1", image: "photo-a.jpg", ownerName: nil, pathAlias: nil)
+            a.numbersAsStrings = true
+            a.sizes.removeAll { $0.0 == "c" || $0.0 == "h" }  // url_c and url_h missing
+            var b = flickr.result(id: "2", image: "photo-b.jpg", pathAlias: "ana_ph")
+            b.sizes.removeAll { $0.0 != "z" }  // only 640 px: not usable
+            return [.json(StandInFlickr.searchJSON([a, b], totalAsString: true))]
+        }) { flickr, client, _ in
+            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(answer.photoID == "flickr-1")
+            #expect(answer.headers[BackdropHeaders.author] == "12345678@N00")  // no owner name: the owner id
+            #expect(answer.headers[BackdropHeaders.photoURL] == "https://www.flickr.com/photos/12345678@N00/1")
+        }
+        let parsed = try FlickrSearchResponse.parse(Array(StandInFlickr.searchJSON([
+            { var r = StandInFlickr.Result(id: "9", pathAlias: "ana_ph"); r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]; return r }(),
+            { var r = StandInFlickr.Result(id: "10", license: 6); r.sizes = [("l", "https://live.staticflickr.com/1/10_l.jpg", 1024, 768)]; return r }(),
+        ]).utf8), allowedLicenses: [4, 6])
+        #expect(parsed.photos.map(\.id) == ["9"])  // NoDerivs (6) is never used, even when configured
+        #expect(parsed.photos.first?.pageURL == "https://www.flickr.com/photos/ana_ph/9")
+        #expect(parsed.total == 2)
+    }
+
+    @Test func aJSONPWrapperIsUnwrapped() async throws {
+        try await Self.withBackdrop({ flickr in
+            [.json("jsonFlickrApi(" + StandInFlickr.searchJSON([flickr.result(image: "photo.jpg")]) + ");\n")]
+        }) { _, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        }
+    }
+
+    // MARK: - failures degrade to stock
+
+    @Test("a failing search serves stock", arguments: [
+        "code105", "code0", "http429", "http500", "malformed", "html", "noAnswer", "code999",
+    ])
+    func failingSearchServesStock(_ failure: String) async throws {
+        let answer: Answer = switch failure {
+        case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
+        case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
+        case "http429": .status(429, "Too Many Requests")
+        case "http500": .status(500, "<html>Internal Server Error</html>")
+        case "malformed": .json("{\"photos\":{\"page\":1,\"photo\":[{\"id\":")
+        case "html": .json("<!DOCTYPE html><html><body>Flickr is down</body></html>")
+        case "code999": .json(StandInFlickr.failJSON(code: 999, message: "Unknown"))
+        default: .noAnswer
+        }
+        try await Self.withBackdrop({ _ in [answer] }) { flickr, client, records in
+            let start = ContinuousClock.now
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(ContinuousClock.now - start < .seconds(6), "within the deadline")
+            #expect(flickr.searches.count == 1)
+            #expect(flickr.downloads.isEmpty)
+            // The cell backs off: the next request does not call Flickr again at once.
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(flickr.searches.count == 1)
+            #expect(records.all.contains { $0.message.contains("Flickr search failed") })
+        }
+    }
+
+    @Test func anInvalidKeyIsLoggedOnceAndRetriedOnceAMinute() async throws {
+        let clock = MovableClock(HTTPTests.epoch)
+        try await Self.withBackdrop({ flickr in
+            [.json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
+             .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)"))]
+                + Self.results(flickr, "photo.jpg")
+        }, clock: clock) { flickr, client, records in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await Self.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
+            try await Self.expectBackground(client, "lat=20&lon=20&\(Self.small)", source: "stock")
+            #expect(flickr.searches.count == 1, "no calls within the minute after code 100")
+            clock.advance(61)
+            try await Self.expectBackground(client, "lat=30&lon=30&\(Self.small)", source: "stock")
+            #expect(flickr.searches.count == 2)
+            try await Self.expectBackground(client, "lat=40&lon=40&\(Self.small)", source: "stock")
+            #expect(flickr.searches.count == 2)
+            clock.advance(61)
+            try await Self.expectBackground(client, "lat=50&lon=50&\(Self.small)", source: "flickr")
+            #expect(flickr.searches.count == 3)
+            #expect(records.all.filter { $0.message.contains("rejected the API key") }.count == 1)
+        }
+    }
+
+    @Test func emptyCellsWidenThenDropTagsThenServeStockAndAreRemembered() async throws {
+        try await Self.withBackdrop({ _ in [.json(StandInFlickr.searchJSON([]))] }, configure: { $0.flickr.tags = "city" }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(flickr.searches.map { $0.query["radius"] ?? "" } == ["10", "20", "32", "32"])
+            #expect(flickr.searches.map { $0.query["tags"] } == ["city", "city", "city", nil])
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0", source: "stock")
+            #expect(flickr.searches.count == 4, "an empty cell is remembered for the window")
+        }
+        try await Self.withBackdrop({ flickr in [.json(StandInFlickr.searchJSON([]))] + Self.results(flickr, "photo.jpg") }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(flickr.searches.map { $0.query["radius"] ?? "" } == ["10", "20"])
+        }
+    }
+
+    @Test("a bad download tries another result once, then stock", arguments: [
+        "truncated.jpg", "huge.jpg", "image.png", "page.html", "oversized.jpg", "redirect-loopback.jpg", "redirect-elsewhere.jpg",
+        "redirect-loop.jpg", "no-answer.jpg", "server-error.jpg", "missing.jpg",
+    ])
+    func badDownloads(_ image: String) async throws {
+        // First the bad photo alone: it is tried, then stock.
+        try await Self.withBackdrop({ Self.results($0, image) }) { flickr, client, _ in
+            let start = ContinuousClock.now
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(ContinuousClock.now - start < .seconds(9), "within the deadline")
+            #expect(!flickr.downloads.contains { $0.path.contains("after-redirect") }, "a refused redirect is never followed")
+            // The cell stays on stock for the window without trying again.
+            let downloads = flickr.downloads.count
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0", source: "stock")
+            #expect(flickr.downloads.count == downloads)
+        }
+        // With a good alternative, the alternative is served (whichever of the two the cell's hash picks first).
+        try await Self.withBackdrop({ Self.results($0, image, "photo-good.jpg") }) { _, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        }
+    }
+
+    @Test func anAllowedRedirectIsFollowed() async throws {
+        try await Self.withBackdrop({ Self.results($0, "redirect-allowed.jpg") }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(flickr.downloads.map(\.path) == ["/img/redirect-allowed.jpg", "/img/photo-after-redirect.jpg"])
+        }
+    }
+
+    @Test func theQuotaServesStockWithoutCallingFlickr() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }, configure: { $0.flickr.callsPerHour = 1 }) { flickr, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            try await Self.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
+            #expect(flickr.searches.count == 1)
+        }
+    }
+
+    // MARK: - attribution
+
+    @Test func headersAreCleanedAndEncoded() async throws {
+        try await Self.withBackdrop({ flickr in
+            [.json(StandInFlickr.searchJSON([flickr.result(image: "photo.jpg", title: "Evil\r\nSet-Cookie: stolen=1", ownerName: "Zoë Ångström 東京")]))]
+        }) { _, client, _ in
+            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(answer.headers[BackdropHeaders.title] == "Evil  Set-Cookie: stolen=1")
+            #expect(answer.headers[.setCookie] == nil)
+            let author = try #require(answer.headers[BackdropHeaders.author])
+            #expect(author.unicodeScalars.allSatisfy { $0.isASCII })
+            #expect(author.removingPercentEncoding == "Zoë Ångström 東京")
+        }
+    }
+
+    @Test func backgroundJSONDescribesThePhoto() async throws {
+        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
+            let answer = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            #expect(answer.status == .ok)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            #expect(json["source"] as? String == "flickr")
+            #expect(json["photoId"] as? String == "flickr-53011111110")
+            #expect(json["owner"] as? String == "Ana Photographer")
+            #expect(json["photoPage"] as? String == "https://www.flickr.com/photos/12345678@N00/53011111110")
+            #expect((json["license"] as? [String: String])?["name"] == "CC BY 2.0")
+            #expect(json["cell"] as? String == "u09tv")
+            #expect((json["window"] as? [String: Any])?["secondsLeft"] as? Int == 700)
+            #expect((json["modified"] as? String)?.contains("modified") == true)
+            #expect(json["notice"] as? String == "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.")
+            let images = try #require(json["images"] as? [String: String])
+            #expect(images["sharp"] == "/background?lat=48.8566&lon=2.3522&blur=0")
+            // The URLs it gives are served, and show the same photo.
+            let sharp = try await HTTPTests.get(client, try #require(images["sharp"]))
+            #expect(sharp.status == .ok && sharp.photoID == "flickr-53011111110")
+            #expect(flickr.searches.count == 1)
+            let stock = try await HTTPTests.get(client, "/background.json")
+            let stockJSON = try #require(try JSONSerialization.jsonObject(with: Data(stock.body)) as? [String: Any])
+            #expect(stock.status == .ok && stockJSON["source"] as? String == "stock" && stockJSON["notice"] == nil)
+            #expect(try await HTTPTests.get(client, "/background.json?lat=1").json["parameter"] == "lon")
+            #expect(try await HTTPTests.get(client, "/background.json?lat=1&lon=2&blur=1").json["parameter"] == "blur")
+        }
+    }
+
+    @Test func theKeyAndSecretNeverLeak() async throws {
+        try await Self.withBackdrop({ flickr in
+            [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))] + Self.results(flickr, "truncated.jpg")
+        }) { _, client, records in
+            var seen = ""
+            for query in ["\(Self.paris)&\(Self.small)", "lat=10&lon=10&\(Self.small)", "lat=abc&lon=1", "lat=20&lon=20&\(Self.small)"] {
+                let answer = try await HTTPTests.get(client, "/background?\(query)")
+                seen += answer.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+                seen += String(decoding: answer.body.prefix(4096).filter { $0 < 128 }, as: UTF8.self)
+            }
+            seen += records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+            #expect(!seen.contains(Self.key) && !seen.contains(Self.secret))
+        }
+    }
+
+    @Test func imageHostPolicy() async throws {
+        let policy = ImageHostPolicy(extraHosts: ["mirror.test"]) { host in
+            ["live.staticflickr.com": ["151.101.1.7"], "evil.staticflickr.com": ["127.0.0.1"], "lan.staticflickr.com": ["192.168.1.4"]][host] ?? []
+        }
+        try await policy.check(try #require(URL(string: "https://live.staticflickr.com/65535/1_a_b.jpg")))
+        try await policy.check(try #require(URL(string: "http://mirror.test:8080/x.jpg")))
+        for refused in ["http://live.staticflickr.com/x.jpg", "https://evil.staticflickr.com/x.jpg", "https://lan.staticflickr.com/x.jpg",
+                        "https://staticflickr.com.evil.example/x.jpg", "https://127.0.0.1/x.jpg", "file:///etc/passwd", "https://nowhere.staticflickr.com/x"] {
+            await #expect(throws: DownloadError.self, "\(refused)") { try await policy.check(try #require(URL(string: refused))) }
+        }
+        for address in ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+                        "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "ff02::1", "224.0.0.1", "not-an-address"] {
+            #expect(!ImageHostPolicy.isPublic(address), "\(address)")
+        }
+        for address in ["151.101.1.7", "8.8.8.8", "172.32.0.1", "2a04:4e42::311", "::ffff:8.8.8.8"] {
+            #expect(ImageHostPolicy.isPublic(address), "\(address)")
+        }
+    }
+}
