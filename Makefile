@@ -37,7 +37,9 @@ bench-deps: deps
 
 bench: bench-deps
 	$(SWIFT) build -c release --product backdrop-bench
+	$(SWIFT) build -c release --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
+	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 
 clean:
 	rm -rf .build

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Cold path through a stand-in Flickr on loopback: search + download + render, as `make bench` runs it.
+
+usage: cold_path.py --backdrop PATH/TO/backdrop --photos DIR [--clients 32] [--cells 64] [--repeats 3]
+
+Starts the stand-in Flickr and a release Backdrop pointed at it (both on 127.0.0.1, stopped at the end), then
+32 concurrent clients ask for 64 distinct geohash cells: first each cell once (cold: one search, one download,
+decode, crop, effect, encode), then each cell again at other blur values (warm: blend and encode only).
+Prints median and p99 latency for both, and Flickr calls made per request.
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url):
+    start = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=60) as response:
+        body = response.read()
+        source = response.headers.get("X-Backdrop-Source")
+    return (time.perf_counter() - start) * 1000, source, len(body)
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--backdrop", required=True)
+    ap.add_argument("--photos", required=True)
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--cells", type=int, default=64)
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    photos = sorted(glob.glob(os.path.join(a.photos, "*.jpg")))
+    standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py")] + photos,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    server = None
+    try:
+        flickr_port = int(standin.stdout.readline().split()[1])
+        port = free_port()
+        work = tempfile.mkdtemp(prefix="backdrop-cold-")
+        config = {
+            "server": {"host": "127.0.0.1", "port": port, "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "warning"},
+            "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")},
+            "flickr": {"endpoint": f"http://localhost:{flickr_port}/services/rest/", "extraImageHosts": ["localhost"]},
+        }
+        with open(os.path.join(work, "config.json"), "w") as f:
+            json.dump(config, f)
+        env = dict(os.environ, FLICKR_API_KEY="bench-key")
+        server = subprocess.Popen([a.backdrop, "serve", "--config", os.path.join(work, "config.json")], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/health", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)  # waiting for the server to listen, bounded to 30 s
+        else:
+            sys.exit("backdrop did not start")
+
+        # 64 points 0.5 degrees apart: 64 distinct geohash-5 cells.
+        cells = [(10 + i * 0.5, 20 + i * 0.5) for i in range(a.cells)]
+        cold_urls = [f"{base}/background?lat={lat}&lon={lon}&blur=0.5" for lat, lon in cells]
+        warm_urls = [f"{base}/background?lat={lat}&lon={lon}&blur={b}" for lat, lon in cells for b in (0, 0.25, 0.75, 1)[:a.repeats]]
+        random.Random(7).shuffle(warm_urls)
+        with ThreadPoolExecutor(a.clients) as pool:
+            started = time.perf_counter()
+            cold = list(pool.map(fetch, cold_urls))
+            cold_wall = time.perf_counter() - started
+            warm = list(pool.map(fetch, warm_urls))
+        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{flickr_port}/stats").read())
+        requests = len(cold) + len(warm)
+        sources = {s for _, s, _ in cold + warm}
+        print(f"\nCold path through the stand-in Flickr ({a.clients} clients, {a.cells} cells, 640x1136 PNG, release build):\n")
+        print("| phase | requests | median ms | p99 ms | max ms |")
+        print("|---|---|---|---|---|")
+        for name, rows in (("cold: search + download + render", cold), ("warm: other blur, same cell", warm)):
+            ms = [r[0] for r in rows]
+            print(f"| {name} | {len(rows)} | {statistics.median(ms):.0f} | {percentile(ms, 99):.0f} | {max(ms):.0f} |")
+        print(f"\nFlickr calls: {stats['searches']} searches and {stats['downloads']} downloads for {requests} requests "
+              f"({stats['searches'] / requests:.2f} searches and {stats['downloads'] / requests:.2f} downloads per request; "
+              f"{stats['searches'] / a.cells:.2f} and {stats['downloads'] / a.cells:.2f} per cell). Sources served: {sorted(sources)}. "
+              f"Cold phase: {len(cold) / cold_wall:.1f} requests/s.")
+    finally:
+        if server:
+            server.terminate()
+            server.wait(timeout=30)
+        standin.stdin.close()
+        standin.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A stand-in Flickr for benchmarks, on 127.0.0.1: flickr.photos.search JSON (Flickr's shapes) and JPEG photos.
+
+usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops on SIGTERM or stdin EOF)
+Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo;
+photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N}.
+"""
+import hashlib
+import json
+import os
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+PHOTOS = [open(p, "rb").read() for p in sys.argv[1:]]
+SIZES = []
+for data in PHOTOS:  # width, height from the first SOF marker
+    i = 2
+    while i < len(data):
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
+            break
+        i += 2 + length
+COUNTS = {"searches": 0, "downloads": 0}
+LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        if url.path == "/services/rest/":
+            with LOCK:
+                COUNTS["searches"] += 1
+            q = {k: v[0] for k, v in parse_qs(url.query).items()}
+            seed = int(hashlib.sha1(f"{q.get('lat')},{q.get('lon')}".encode()).hexdigest()[:8], 16)
+            port = self.server.server_address[1]
+            photos = []
+            for n in range(5):
+                index = (seed + n) % len(PHOTOS)
+                width, height = SIZES[index]
+                photo_id = str(50000000000 + seed % 1000000 * 10 + n)
+                photos.append({
+                    "id": photo_id, "owner": "12345678@N00", "secret": "a1b2c3", "server": "65535", "farm": 66,
+                    "title": f"Bench photo {n}", "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": "4",
+                    "ownername": "Bench Photographer", "pathalias": None,
+                    "url_l": f"http://localhost:{port}/img/{index}/{photo_id}.jpg", "width_l": str(width), "height_l": height,
+                })
+            body = json.dumps({"photos": {"page": 1, "pages": 1, "perpage": 250, "total": "5", "photo": photos}, "stat": "ok"})
+            self.send(200, body.encode(), "application/json")
+        elif url.path.startswith("/img/"):
+            with LOCK:
+                COUNTS["downloads"] += 1
+            self.send(200, PHOTOS[int(url.path.split("/")[2]) % len(PHOTOS)], "image/jpeg")
+        elif url.path == "/stats":
+            with LOCK:
+                body = json.dumps(COUNTS).encode()
+            self.send(200, body, "application/json")
+        else:
+            self.send(404, b"not found", "text/plain")
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(f"port {server.server_address[1]}", flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()  # runs until the parent closes our stdin
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
