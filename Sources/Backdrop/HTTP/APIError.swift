@@ -20,12 +20,6 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         APIError(status: .badRequest, message: message, parameter: name)
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     struct Body: Codable {
         let error: String
         let parameter: String?
@@ -36,11 +30,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
     }
 
     func response() -> Response {
-        let data = (try? Self.encoder.encode(Body(error: self.message, parameter: self.parameter))) ?? Data("{\"error\":\"error\"}".utf8)
-        var headers = self.headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.contentLength] = String(data.count)
-        headers[.cacheControl] = "no-store"
-        return Response(status: self.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        (try? Response.json(Body(error: self.message, parameter: self.parameter), status: self.status, headers: self.headers))
+            ?? Response(status: self.status, headers: self.headers)
     }
 }

@@ -34,11 +34,7 @@ public struct BackgroundController: Sendable {
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = self.place(query.coordinate)
         let (photo, png) = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
-        var headers = BackdropHeaders.attribution(of: photo, place: place)
-        headers[.contentType] = "image/png"
-        headers[.contentLength] = String(png.count)
-        headers[.cacheControl] = "public, max-age=\(window.secondsLeft(at: now))"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        return .png(png, headers: BackdropHeaders.attribution(of: photo, place: place), cacheControl: "public, max-age=\(window.secondsLeft(at: now))")
     }
 
     /// Renders the place's photo; a remote photo that cannot be downloaded or decoded is reported to the source,
@@ -68,13 +64,9 @@ public struct BackgroundController: Sendable {
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = self.place(coordinate)
         let photo = try await self.photos.photo(for: place, in: window)
-        let info = BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate)
-        let data = try BackgroundInfo.encoder.encode(info)
-        var headers = BackdropHeaders.attribution(of: photo, place: place)
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.contentLength] = String(data.count)
-        headers[.cacheControl] = "public, max-age=\(window.secondsLeft(at: now))"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate),
+                         headers: BackdropHeaders.attribution(of: photo, place: place),
+                         cacheControl: "public, max-age=\(window.secondsLeft(at: now))")
     }
 
     private func place(_ coordinate: BackgroundQuery.Coordinate?) -> Place {

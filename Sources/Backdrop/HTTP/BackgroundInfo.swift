@@ -20,12 +20,6 @@ struct BackgroundInfo: Encodable {
     static let flickrNotice = "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."
     static let modifiedNote = "The image served is a modified copy of the original photo: cropped, blurred and tinted."
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     let source: String
     let photoId: String
     let title: String

@@ -17,12 +17,7 @@ public struct HealthController: Sendable {
 
     public func addRoutes(to router: Router<some RequestContext>) {
         router.get("health") { _, _ in
-            let data = try JSONEncoder().encode(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stockPhotoCount))
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count), .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: data))
-            )
+            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stockPhotoCount))
         }
     }
 }
