@@ -10,9 +10,9 @@ import ServiceLifecycle
 public func buildApplication(
     _ settings: Settings,
     photos: (any PhotoSource)? = nil,
-    cache: any RenderedImageCache = NoRenderedImageCache(),
     clock: any WallClock = SystemClock(),
-    logger: Logger? = nil
+    logger: Logger? = nil,
+    metrics: BackdropMetrics = BackdropMetrics()
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "backdrop")
     logger.logLevel = Logger.Level(rawValue: settings.server.logLevel.rawValue) ?? .info
@@ -20,6 +20,18 @@ public func buildApplication(
     let library = try StockPhotoLibrary.load(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits)
     let stock = StockPhotoSource(library: library)
     var services: [any Service] = []
+    var disk: DiskCache?
+    if !settings.cache.folder.isEmpty {
+        let cache = DiskCache(folder: URL(fileURLWithPath: settings.cache.folder), budgetBytes: settings.cache.maxMB << 20, clock: clock,
+                              logger: logger, metrics: metrics)
+        let entries = await cache.open()
+        let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
+                                 maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
+        await cache.sweep(policy)
+        services.append(CacheSweeper(cache: cache, policy: policy, interval: .seconds(60)))
+        logger.info("disk cache ready", metadata: ["folder": "\(settings.cache.folder)", "entries": "\(entries)"])
+        disk = cache
+    }
     let chosen: any PhotoSource
     if let photos {
         chosen = photos
@@ -41,20 +53,26 @@ public func buildApplication(
             downloader: ImageDownloader(http: http, policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
                                         maxBytes: settings.flickr.maxDownloadMB << 20, timeout: total),
             stock: stock,
+            store: disk,
+            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
             clock: clock,
-            logger: logger
+            logger: logger,
+            metrics: metrics
         )
         logger.notice("serving Flickr photos near each place, stock photos as fallback", metadata: ["stockPhotos": "\(library.entries.count)"])
     }
     let photos = chosen
     let renderer = Renderer(png: settings.render.png, limits: settings.images.limits, memoryBudget: settings.render.memoryCacheMB << 20,
                             maxPendingRenders: settings.render.maxPending)
+    let renders = RenderCache(memoryBudget: settings.cache.memoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let router = buildRouter(
         settings: settings,
-        background: BackgroundController(photos: photos, renderer: renderer, cache: cache, clock: clock,
-                                         geohashPrecision: settings.photos.geohashPrecision,
-                                         windowSeconds: settings.photos.windowSeconds, defaults: settings.renderDefaults),
-        health: HealthController(stockPhotoCount: library.entries.count)
+        background: BackgroundController(photos: photos, renderer: renderer, renders: renders, clock: clock,
+                                         geohashPrecision: settings.photos.geohashPrecision, windowSeconds: settings.photos.windowSeconds,
+                                         fallbackMaxAge: photos is StockPhotoSource ? nil : settings.cache.fallbackMaxAgeSeconds,
+                                         defaults: settings.renderDefaults),
+        health: HealthController(stockPhotoCount: library.entries.count),
+        metrics: metrics
     )
     return Application(
         router: router,
@@ -64,17 +82,19 @@ public func buildApplication(
     )
 }
 
-func buildRouter(settings: Settings, background: BackgroundController, health: HealthController) -> Router<BasicRequestContext> {
+func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, metrics: BackdropMetrics) -> Router<BasicRequestContext> {
+    let routes: [String: [HTTPRequest.Method]] = [
+        "/background": [.get, .head], "/background.json": [.get, .head], "/health": [.get, .head], "/metrics": [.get, .head], "/": [.get, .head],
+    ]
     let router = Router(options: .autoGenerateHeadEndpoints)
     router.addMiddleware {
-        RequestLogMiddleware()
+        RequestLogMiddleware(metrics: metrics, routes: Set(routes.keys))
         ErrorMiddleware()
-        MethodNotAllowedMiddleware(routes: [
-            "/background": [.get, .head], "/background.json": [.get, .head], "/health": [.get, .head], "/": [.get, .head],
-        ])
+        MethodNotAllowedMiddleware(routes: routes)
         FileMiddleware(settings.server.publicFolder, searchForIndexHtml: true)
     }
     background.addRoutes(to: router)
     health.addRoutes(to: router)
+    MetricsController(metrics: metrics).addRoutes(to: router)
     return router
 }

@@ -341,6 +341,66 @@ struct FlickrTests {
         }
     }
 
+    // MARK: - with the disk cache
+
+    @Test func aRestartKeepsTheCellsPhotoWithoutANewSearchOrDownload() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await StandInFlickr.run({ Self.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr in
+            let settings = Self.settings(flickr) { $0.cache.folder = folder.path }
+            let clock = FixedClock(date: HTTPTests.epoch)
+            let chosen = Mutex<String?>(nil)
+            try await buildApplication(settings, clock: clock).test(.router) { client in
+                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+                chosen.withLock { $0 = answer.photoID }
+            }
+            #expect(flickr.searches.count == 1 && flickr.downloads.count == 1)
+            try await buildApplication(settings, clock: clock).test(.router) { client in
+                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0.2", source: "flickr")
+                #expect(answer.photoID == chosen.withLock { $0 })
+            }
+            #expect(flickr.searches.count == 1, "no new search in the same window after a restart")
+            #expect(flickr.downloads.count == 1, "the source photo came from disk")
+        }
+    }
+
+    @Test func aFailingFlickrServesTheCellsEarlierPhotoMarkedStaleThenRecovers() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = MovableClock(HTTPTests.epoch)
+        try await Self.withBackdrop({ flickr in
+            Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+        }, clock: clock, configure: { $0.cache.folder = folder.path }) { flickr, client, _ in
+            let fresh = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            clock.advance(900)  // the next window: Flickr now fails
+            let stale = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr; stale")
+            #expect(stale.photoID == fresh.photoID)
+            #expect(stale.headers[.cacheControl] == "public, max-age=60")
+            #expect(flickr.searches.count == 2 && flickr.downloads.count == 1)
+            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
+            #expect(json["source"] as? String == "flickr; stale" && info.headers[BackdropHeaders.source] == "flickr; stale")
+            #expect(flickr.searches.count == 2, "still backing off")
+            clock.advance(31)  // past the failing cell's back-off: Flickr answers again
+            let recovered = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            #expect(recovered.photoID == "flickr-53011111110")
+            #expect(flickr.searches.count == 3)
+        }
+    }
+
+    @Test func aStalePhotoOlderThanTheLimitIsNotServed() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = MovableClock(HTTPTests.epoch)
+        try await Self.withBackdrop({ flickr in Self.results(flickr, "photo.jpg") + [.status(500, "down")] }, clock: clock,
+                                    configure: { $0.cache.folder = folder.path; $0.cache.maxStaleHours = 1 }) { _, client, _ in
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            clock.advance(2 * 3600)
+            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(answer.headers[.cacheControl] == "public, max-age=60")
+        }
+    }
+
     @Test func imageHostPolicy() async throws {
         let policy = ImageHostPolicy(extraHosts: ["mirror.test"]) { host in
             ["live.staticflickr.com": ["151.101.1.7"], "evil.staticflickr.com": ["127.0.0.1"], "lan.staticflickr.com": ["192.168.1.4"]][host] ?? []

@@ -16,6 +16,7 @@ struct HTTPTests {
         settings.photos.stockFolder = Fixtures.stockFolder.path
         settings.server.publicFolder = Fixtures.repositoryRoot.appendingPathComponent("Public").path
         settings.server.logLevel = logLevel
+        settings.cache.folder = ""  // tests that want the disk cache give it a folder of their own
         return settings
     }
 

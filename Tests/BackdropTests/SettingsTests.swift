@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 37)  // server 4, photos 3, render 9, images 3, flickr 14, cache 4
+        #expect(keyCount == 39)  // server 4, photos 3, render 9, images 3, flickr 14, cache 6
     }
 
     @Test func partialFilesTakeDefaults() throws {

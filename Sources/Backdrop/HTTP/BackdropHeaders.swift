@@ -21,7 +21,7 @@ public enum BackdropHeaders {
     static func attribution(of photo: SourcePhoto, place: Place) -> HTTPFields {
         let credit = photo.attribution
         return [
-            Self.source: photo.origin.rawValue,
+            Self.source: photo.sourceLabel,
             Self.photoID: HeaderText.encode(photo.id),
             Self.cell: place.key,
             Self.credit: HeaderText.encode(credit.credit),

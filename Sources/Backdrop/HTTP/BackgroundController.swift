@@ -6,20 +6,23 @@ import Logging
 public struct BackgroundController: Sendable {
     let photos: any PhotoSource
     let renderer: Renderer
-    let cache: any RenderedImageCache
+    let renders: RenderCache
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int
+    /// `max-age` cap for fallbacks; nil when stock photos are the only source (then they are not standing in for anything).
+    let fallbackMaxAge: Int?
     let defaults: RenderSpec
 
-    public init(photos: any PhotoSource, renderer: Renderer, cache: any RenderedImageCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, defaults: RenderSpec) {
+    public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
+                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec) {
         self.photos = photos
         self.renderer = renderer
-        self.cache = cache
+        self.renders = renders
         self.clock = clock
         self.geohashPrecision = geohashPrecision
         self.windowSeconds = windowSeconds
+        self.fallbackMaxAge = fallbackMaxAge
         self.defaults = defaults
     }
 
@@ -33,28 +36,57 @@ public struct BackgroundController: Sendable {
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = self.place(query.coordinate)
-        let (photo, png) = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
-        return .png(png, headers: BackdropHeaders.attribution(of: photo, place: place), cacheControl: "public, max-age=\(window.secondsLeft(at: now))")
+        let render = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
+        var headers = render.headers
+        headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
+        if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
+            headers[.contentLength] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.png))
     }
 
-    /// Renders the place's photo; a remote photo that cannot be downloaded or decoded is reported to the source,
-    /// which offers another (once) and then a stock photo.
-    func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> (SourcePhoto, [UInt8]) {
+    /// The place's render, from the cache or made now. A remote photo that cannot be downloaded or decoded is reported
+    /// to the source, which offers another (once) and then a stock photo.
+    func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
         var photo = try await self.photos.photo(for: place, in: window)
         for _ in 0..<3 {
-            let key = RenderedImageKey(place: place, window: window, photoID: photo.id, spec: spec)
-            if let cached = await self.cache.cachedImage(for: key) { return (photo, cached) }
+            let chosen = photo
             do {
-                let png = try await self.renderer.render(photo, from: self.photos, spec: spec)
-                await self.cache.store(png, for: key)
-                return (photo, png)
+                return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: chosen, spec: spec)) {
+                    try await self.renderer.render(chosen, from: self.photos, spec: spec)
+                }
             } catch where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
                 await self.photos.markUnusable(photo, place: place, window: window)
                 photo = try await self.photos.photo(for: place, in: window)
             }
         }
-        return (photo, try await self.renderer.render(photo, from: self.photos, spec: spec))
+        let last = photo
+        return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: last, spec: spec)) {
+            try await self.renderer.render(last, from: self.photos, spec: spec)
+        }
+    }
+
+    /// `If-None-Match` (weak comparison, as RFC 9110 asks for it) wins over `If-Modified-Since`.
+    static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
+        if let tags = headers[.ifNoneMatch] {
+            return tags.split(separator: ",").contains { tag in
+                let tag = tag.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
+            }
+        }
+        if let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) {
+            return lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        }
+        return false
+    }
+
+    /// Until the window ends; stock and stale fallbacks only briefly, so that clients return for the real photo.
+    private func cacheControl(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> String {
+        let left = window.secondsLeft(at: now)
+        guard photo.isFallback, let cap = self.fallbackMaxAge else { return "public, max-age=\(left)" }
+        return "public, max-age=\(min(left, cap))"
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -66,7 +98,7 @@ public struct BackgroundController: Sendable {
         let photo = try await self.photos.photo(for: place, in: window)
         return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate),
                          headers: BackdropHeaders.attribution(of: photo, place: place),
-                         cacheControl: "public, max-age=\(window.secondsLeft(at: now))")
+                         cacheControl: self.cacheControl(photo, window: window, now: now))
     }
 
     private func place(_ coordinate: BackgroundQuery.Coordinate?) -> Place {

@@ -35,7 +35,7 @@ struct BackgroundInfo: Encodable {
 
     init(photo: SourcePhoto, place: Place, window: TimeWindow, now: Date, coordinate: BackgroundQuery.Coordinate?) {
         let attribution = photo.attribution
-        self.source = photo.origin.rawValue
+        self.source = photo.sourceLabel
         self.photoId = photo.id
         self.title = attribution.title
         self.owner = attribution.author

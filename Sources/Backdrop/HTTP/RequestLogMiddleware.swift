@@ -4,6 +4,10 @@ import Logging
 /// One log line per request: method, path (never the query, so no raw coordinates), status, duration, and the
 /// photo source and geohash cell when the response names them.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: BackdropMetrics?
+    /// Routes named in metrics; anything else counts as "other", so unknown paths cannot grow the label set.
+    let routes: Set<String>
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         context.logger.debug("request started", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(200))"])
@@ -19,6 +23,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
         if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
         context.logger.info("request", metadata: metadata)
+        let path = request.uri.path
+        self.metrics?.request(route: self.routes.contains(path) ? path : "other", status: Int(response.status.code), duration: elapsed)
         return response
     }
 }

@@ -19,12 +19,4 @@ extension Response {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// A PNG response with `Content-Length`, on top of `headers`.
-    static func png(_ bytes: [UInt8], headers: HTTPFields, cacheControl: String) -> Response {
-        var headers = headers
-        headers[.contentType] = "image/png"
-        headers[.contentLength] = String(bytes.count)
-        headers[.cacheControl] = cacheControl
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
 }

@@ -1,5 +1,5 @@
 /// Credit for a freely licensed photo: who made it, under which licence, where it comes from.
-public struct Attribution: Sendable, Hashable {
+public struct Attribution: Sendable, Hashable, Codable {
     public var title: String
     public var author: String
     public var license: String

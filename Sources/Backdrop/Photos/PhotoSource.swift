@@ -28,26 +28,35 @@ public enum Place: Sendable, Hashable, CustomStringConvertible {
     public var description: String { self.key }
 }
 
-public enum PhotoOrigin: String, Sendable, Hashable {
+public enum PhotoOrigin: String, Sendable, Hashable, Codable {
     case stock
     case flickr
 }
 
 /// One chosen photo and what must be said about it wherever it is shown.
-public struct SourcePhoto: Sendable, Hashable {
+public struct SourcePhoto: Sendable, Hashable, Codable {
     /// Unique and stable across restarts, e.g. "stock-003" or "flickr-53012345678".
     public let id: String
     public let origin: PhotoOrigin
     public let attribution: Attribution
     /// The sizes a remote photo can be downloaded in, smallest first (empty for local photos).
     public let sizes: [PhotoSize]
+    /// A photo chosen in an earlier window, served because its source is failing now.
+    public var stale: Bool
 
-    public init(id: String, origin: PhotoOrigin, attribution: Attribution, sizes: [PhotoSize] = []) {
+    public init(id: String, origin: PhotoOrigin, attribution: Attribution, sizes: [PhotoSize] = [], stale: Bool = false) {
         self.id = id
         self.origin = origin
         self.attribution = attribution
         self.sizes = sizes
+        self.stale = stale
     }
+
+    /// What the source header says: `flickr`, `stock`, or `flickr; stale`.
+    public var sourceLabel: String { self.stale ? "\(self.origin.rawValue); stale" : self.origin.rawValue }
+
+    /// Stock photos and stale ones stand in for what was asked; caches should keep them briefly.
+    public var isFallback: Bool { self.origin == .stock || self.stale }
 
     /// The smallest size that covers `target` when cover-fitted without enlarging, else the largest.
     public func size(covering target: PixelSize) -> PhotoSize? {
@@ -56,7 +65,7 @@ public struct SourcePhoto: Sendable, Hashable {
 }
 
 /// One downloadable size of a remote photo.
-public struct PhotoSize: Sendable, Hashable {
+public struct PhotoSize: Sendable, Hashable, Codable {
     /// Flickr's size suffix: z, c, l, h, k.
     public let label: String
     public let url: String

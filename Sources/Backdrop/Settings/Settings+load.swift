@@ -100,10 +100,12 @@ extension Settings {
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("cache") {
-            settings.cache.folder = try section.string("folder", default: settings.cache.folder, allowEmpty: false)
+            settings.cache.folder = try section.string("folder", default: settings.cache.folder)
             settings.cache.expirySeconds = try section.int("expirySeconds", default: settings.cache.expirySeconds, in: 1...86400)
             settings.cache.maxMB = try section.int("maxMB", default: settings.cache.maxMB, in: 1...1_048_576)
             settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
+            settings.cache.fallbackMaxAgeSeconds = try section.int("fallbackMaxAgeSeconds", default: settings.cache.fallbackMaxAgeSeconds, in: 0...86400)
+            settings.cache.memoryMB = try section.int("memoryMB", default: settings.cache.memoryMB, in: 0...65536)
             try section.rejectUnknownKeys()
         }
         try root.rejectUnknownKeys()
@@ -135,7 +137,7 @@ extension Settings {
         }
         self.server.publicFolder = resolve(self.server.publicFolder)
         self.photos.stockFolder = resolve(self.photos.stockFolder)
-        self.cache.folder = resolve(self.cache.folder)
+        if !self.cache.folder.isEmpty { self.cache.folder = resolve(self.cache.folder) }
     }
 
     mutating func apply(environment: [String: String]) throws {
@@ -163,7 +165,11 @@ extension Settings {
         }
         if let path = try folder("BACKDROP_PUBLIC_FOLDER") { self.server.publicFolder = path }
         if let path = try folder("BACKDROP_STOCK_FOLDER") { self.photos.stockFolder = path }
-        if let path = try folder("BACKDROP_CACHE_FOLDER") { self.cache.folder = path }
+        if let path = environment["BACKDROP_CACHE_FOLDER"], path.isEmpty {
+            self.cache.folder = ""  // turns the disk cache off
+        } else if let path = try folder("BACKDROP_CACHE_FOLDER") {
+            self.cache.folder = path
+        }
         if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
         if let secret = environment["FLICKR_API_SECRET"] { self.flickr.apiSecret = secret }
     }

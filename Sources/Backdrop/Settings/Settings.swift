@@ -65,10 +65,16 @@ public struct Settings: Sendable, Equatable {
 
     /// Read and checked now; used by the disk cache.
     public struct Cache: Sendable, Equatable {
+        /// Empty turns the disk cache off.
         public var folder = "cache"
+        /// How long a rendered image is kept, never past the end of its window.
         public var expirySeconds = 900
         public var maxMB = 512
         public var maxStaleHours = 24
+        /// `max-age` for stock and stale fallbacks, so that clients come back for the real photo soon.
+        public var fallbackMaxAgeSeconds = 60
+        /// Rendered PNGs kept in memory for the hot path.
+        public var memoryMB = 128
     }
 
     public var server = Server()

@@ -53,6 +53,10 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
         return try result.get()
     }
 
+    public func remove(_ key: Key) {
+        if let old = self.entries.removeValue(forKey: key) { self.totalCost -= old.cost }
+    }
+
     public func insert(_ value: Value, for key: Key) {
         let cost = self.cost(value)
         guard cost <= self.budget else { return }

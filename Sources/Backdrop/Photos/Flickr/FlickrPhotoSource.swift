@@ -4,35 +4,53 @@ import Logging
 /// Photos taken near the place, from Flickr, with the stock photos standing in whenever Flickr cannot serve:
 /// no location, key rejected, quota spent, errors, timeouts, empty results, or photos that fail to download or decode.
 ///
-/// A cell is searched once per window (concurrent requests share the search). Its photo is picked from the
-/// usable results by a stable hash of cell and window, so replicas seeing the same results serve the same photo.
+/// A cell is searched once per window (concurrent requests share the search; with a photo store, a restart too).
+/// Its photo is picked from the usable results by a stable hash of cell and window, so replicas seeing the same
+/// results serve the same photo. When Flickr fails, a cell's photo from an earlier window (younger than
+/// `maxStale`) is served, marked stale, before stock.
 public struct FlickrPhotoSource: PhotoSource {
     /// A cell's search result for one window.
     enum CellResult: Sendable {
         case photos([FlickrPhoto])
         case empty
+        /// The photo chosen earlier in the window, read back from the store after a restart (no search made).
+        case restored(SourcePhoto)
+    }
+
+    /// What asking about a cell gave.
+    enum Lookup {
+        case photos([FlickrPhoto])
+        case empty
+        case unavailable
     }
 
     let settings: Settings.Flickr
     let searcher: any FlickrSearching
     let downloader: any ImageDownloading
     let stock: StockPhotoSource
+    let store: (any PhotoStore)?
+    let maxStale: TimeInterval
     let budget: CallBudget
     let clock: any WallClock
     let logger: Logger
+    let metrics: BackdropMetrics?
     let state: FlickrState
     let cells: MemoryLRU<FlickrState.CellKey, CellResult>
     let downloads: MemoryLRU<String, [UInt8]>
 
     public init(settings: Settings.Flickr, searcher: any FlickrSearching, downloader: any ImageDownloading, stock: StockPhotoSource,
-                clock: any WallClock, logger: Logger) {
+                store: (any PhotoStore)? = nil, maxStale: TimeInterval = 24 * 3600, clock: any WallClock, logger: Logger,
+                metrics: BackdropMetrics? = nil) {
         self.settings = settings
         self.searcher = searcher
         self.downloader = downloader
         self.stock = stock
+        self.store = store
+        self.maxStale = maxStale
         self.budget = CallBudget(callsPerHour: settings.callsPerHour, clock: clock)
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
         self.state = FlickrState(clock: clock)
         self.cells = MemoryLRU(budget: settings.cellCacheEntries) { _ in 1 }
         self.downloads = MemoryLRU(budget: settings.downloadCacheMB << 20) { $0.count }
@@ -41,10 +59,39 @@ public struct FlickrPhotoSource: PhotoSource {
     public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
         let key = FlickrState.CellKey(cell: cell.value, window: window.index)
-        guard let photos = await self.photos(for: cell, key: key) else { return try await self.stock.photo(for: place, in: window) }
-        // The chosen photo, or after it proved unusable the next one, once; then stock.
         let skipped = await self.state.unusableCount(key)
-        guard skipped == 0 || (skipped == 1 && photos.count > 1) else { return try await self.stock.photo(for: place, in: window) }
+        let cached = await self.cells.cached(key)
+        if case .restored(let photo)? = cached {
+            if skipped == 0 { return photo }
+            await self.cells.remove(key)  // the restored photo failed: the cell needs its search results
+        } else if cached == nil, skipped == 0, let stored = await self.store?.storedPhoto(cell: cell.value),
+                  stored.window == window.index, stored.photo.origin == .flickr, !stored.photo.stale {
+            await self.cells.insert(.restored(stored.photo), for: key)
+            return stored.photo
+        }
+        switch await self.lookup(cell, key: key, window: window) {
+        case .photos(let photos):
+            guard let photo = Self.choose(photos, cell: cell, window: window, skipped: skipped) else {
+                return try await self.stockFallback(place, window)
+            }
+            return photo
+        case .empty:
+            return try await self.stockFallback(place, window)
+        case .unavailable:
+            if skipped == 0, let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
+               self.clock.now().timeIntervalSince(stored.created) <= self.maxStale {
+                self.metrics?.fallback("stale")
+                var photo = stored.photo
+                photo.stale = true
+                return photo
+            }
+            return try await self.stockFallback(place, window)
+        }
+    }
+
+    /// The cell's photo: picked by a stable hash of cell and window; after it proved unusable, the next one (once).
+    static func choose(_ photos: [FlickrPhoto], cell: Geohash, window: TimeWindow, skipped: Int) -> SourcePhoto? {
+        guard !photos.isEmpty, skipped == 0 || (skipped == 1 && photos.count > 1) else { return nil }
         let index = Int((PhotoChoice.stableHash("\(cell.value)/\(window.index)") + UInt64(skipped)) % UInt64(photos.count))
         return photos[index].sourcePhoto
     }
@@ -52,34 +99,68 @@ public struct FlickrPhotoSource: PhotoSource {
     public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
         guard photo.origin == .flickr else { return try await self.stock.imageData(for: photo, covering: size) }
         guard let variant = photo.size(covering: size) else { throw DownloadError(.failed, "photo \(photo.id) has no sizes") }
-        let downloader = self.downloader
-        let bytes = try await self.downloads.value(for: variant.url) { try await downloader.download(variant.url) }
-        return EncodedImage(bytes: bytes, variant: variant.label)
+        if let bytes = await self.store?.sourceImage(photoID: photo.id, variant: variant.label) {
+            self.metrics?.cache(.hit, kind: "source")
+            return EncodedImage(bytes: bytes, variant: variant.label)
+        }
+        let (downloader, store) = (self.downloader, self.store)
+        do {
+            let bytes = try await self.downloads.value(for: variant.url) {
+                let bytes = try await downloader.download(variant.url)
+                await store?.storeSourceImage(bytes, photoID: photo.id, variant: variant.label)
+                return bytes
+            }
+            return EncodedImage(bytes: bytes, variant: variant.label)
+        } catch {
+            // A stale photo may have a stored size other than the one asked for: better than nothing.
+            if photo.stale, let bytes = await self.store?.sourceImage(photoID: photo.id, variant: nil) {
+                return EncodedImage(bytes: bytes, variant: "stored")
+            }
+            throw error
+        }
     }
 
     public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
         guard photo.origin == .flickr, case .cell(let cell) = place else { return }
-        await self.state.markUnusable(FlickrState.CellKey(cell: cell.value, window: window.index))
+        let key = FlickrState.CellKey(cell: cell.value, window: window.index)
+        await self.state.markUnusable(key)
+        // Remember the replacement across restarts too (when the results are at hand; otherwise the next search does).
+        if case .photos(let photos)? = await self.cells.cached(key),
+           let next = Self.choose(photos, cell: cell, window: window, skipped: await self.state.unusableCount(key)) {
+            await self.store?.storePhoto(next, cell: cell.value, window: window.index)
+        }
     }
 
-    /// The cell's usable results, or nil when Flickr has none or cannot be asked.
-    private func photos(for cell: Geohash, key: FlickrState.CellKey) async -> [FlickrPhoto]? {
-        if let cached = await self.cells.cached(key) { return cached.photos }
-        guard await self.state.mayCall(key) else { return nil }
+    private func stockFallback(_ place: Place, _ window: TimeWindow) async throws -> SourcePhoto {
+        self.metrics?.fallback("stock")
+        return try await self.stock.photo(for: place, in: window)
+    }
+
+    /// The cell's usable results, nothing usable, or Flickr cannot be asked now. A search stores the photo it leads to.
+    private func lookup(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async -> Lookup {
+        if let cached = await self.cells.cached(key) { return Lookup(cached) }
+        guard await self.state.mayCall(key) else { return .unavailable }
         do {
-            let result = try await self.cells.value(for: key) { try await self.search(cell) }
+            let result = try await self.cells.value(for: key) {
+                let result = try await self.search(cell)
+                if case .photos(let photos) = result,
+                   let chosen = Self.choose(photos, cell: cell, window: window, skipped: await self.state.unusableCount(key)) {
+                    await self.store?.storePhoto(chosen, cell: cell.value, window: window.index)
+                }
+                return result
+            }
             if await self.state.noteSuccess(for: key) { self.logger.notice("Flickr accepts the API key again") }
-            return result.photos
+            return Lookup(result)
         } catch let error as FlickrError {
             if await self.state.noteFailure(error, for: key) {
                 self.logger.error("Flickr rejected the API key: serving stock photos, retrying at most once a minute")
             } else if error.kind != .invalidKey {
-                self.logger.warning("Flickr search failed: serving a stock photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             }
-            return nil
+            return .unavailable
         } catch {
-            self.logger.warning("Flickr search failed: serving a stock photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
-            return nil
+            self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
+            return .unavailable
         }
     }
 
@@ -93,10 +174,22 @@ public struct FlickrPhotoSource: PhotoSource {
         }
         if !self.settings.tags.isEmpty { steps.append((32, "")) }
         for (radius, tags) in steps {
-            guard await self.budget.take() else { throw FlickrError(.transient, "Flickr call budget is spent for now") }
+            let granted = await self.budget.take()
+            self.metrics?.quotaTokens(await self.budget.available)
+            guard granted else {
+                self.metrics?.flickrCall("quota")
+                throw FlickrError(.transient, "Flickr call budget is spent for now")
+            }
             let query = FlickrSearchQuery(latitude: centre.latitude, longitude: centre.longitude, radiusKm: radius, tags: tags,
                                           licenses: self.settings.licenses, minUploadDate: minUploadDate)
-            let response = try await self.searcher.search(query)
+            let response: FlickrSearchResponse
+            do {
+                response = try await self.searcher.search(query)
+            } catch let error as FlickrError {
+                self.metrics?.flickrCall(error.metricLabel)
+                throw error
+            }
+            self.metrics?.flickrCall(response.photos.isEmpty ? "empty" : "ok")
             if !response.photos.isEmpty { return .photos(response.photos) }
         }
         return .empty
@@ -107,9 +200,22 @@ public struct FlickrPhotoSource: PhotoSource {
     }
 }
 
-extension FlickrPhotoSource.CellResult {
-    var photos: [FlickrPhoto]? {
-        if case .photos(let photos) = self { return photos }
-        return nil
+extension FlickrPhotoSource.Lookup {
+    init(_ result: FlickrPhotoSource.CellResult) {
+        switch result {
+        case .photos(let photos): self = .photos(photos)
+        case .empty, .restored: self = .empty
+        }
+    }
+}
+
+extension FlickrError {
+    var metricLabel: String {
+        switch self.kind {
+        case .invalidKey: "invalid_key"
+        case .transient: "transient"
+        case .malformed: "malformed"
+        case .failed: "failed"
+        }
     }
 }

@@ -35,7 +35,7 @@ public struct FlickrSearchResponse: Sendable, Equatable {
 
     private static func photo(_ value: JSONValue, allowedLicenses: Set<Int>) -> FlickrPhoto? {
         guard case .object(let fields) = value,
-              let id = fields["id"]?.text, !id.isEmpty,
+              let id = fields["id"]?.text, !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (48...57).contains($0) }),
               let owner = fields["owner"]?.text, !owner.isEmpty,
               let licenseID = fields["license"]?.integer,
               allowedLicenses.contains(licenseID), !FlickrLicense.noDerivatives.contains(licenseID),

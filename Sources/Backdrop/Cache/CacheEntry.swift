@@ -1,0 +1,122 @@
+import CPNG
+import Foundation
+
+/// One cache file: a fixed header, the entry's key, JSON metadata and the payload, with a CRC-32 over all three,
+/// so that a torn, truncated or altered file is recognised and never served.
+///
+///     0  "BDC1"          4  reserved           8  created (ms, LE)   16 window (LE)      24 key length (u16)  26 kind (u8)
+///     28 meta length     32 payload length     40 CRC-32           44 reserved          48 key, meta, payload
+struct CacheEntry: Sendable {
+    static let magic: [UInt8] = Array("BDC1".utf8)
+    static let headerSize = 48
+
+    /// What an entry holds.
+    enum Kind: UInt8, Sendable, CaseIterable {
+        /// A cell's chosen photo for a window (metadata only).
+        case photo = 1
+        /// A downloaded source photo (JPEG).
+        case source = 2
+        /// A rendered background (PNG).
+        case render = 3
+
+        var label: String {
+            switch self {
+            case .photo: "photo"
+            case .source: "source"
+            case .render: "render"
+            }
+        }
+    }
+
+    /// The header's facts, enough to index an entry without reading its payload.
+    struct Header: Sendable {
+        let kind: Kind
+        let created: Date
+        let window: Int64
+        let key: String
+        let metaLength: Int
+        let payloadLength: Int
+        let crc: UInt32
+
+        var fileSize: Int { CacheEntry.headerSize + self.key.utf8.count + self.metaLength + self.payloadLength }
+    }
+
+    let kind: Kind
+    let created: Date
+    let window: Int64
+    let key: String
+    let meta: [UInt8]
+    let payload: [UInt8]
+
+    func encoded() -> [UInt8] {
+        let key = Array(self.key.utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Self.headerSize + key.count + self.meta.count + self.payload.count)
+        bytes += Self.magic
+        bytes += [0, 0, 0, 0]
+        bytes += Self.littleEndian(UInt64(bitPattern: Int64(self.created.timeIntervalSince1970 * 1000)))
+        bytes += Self.littleEndian(UInt64(bitPattern: self.window))
+        bytes += Self.littleEndian(UInt16(key.count))
+        bytes += [self.kind.rawValue, 0]
+        bytes += Self.littleEndian(UInt32(self.meta.count))
+        bytes += Self.littleEndian(UInt64(self.payload.count))
+        var crc = Self.crc(key, 0)
+        crc = Self.crc(self.meta, crc)
+        crc = Self.crc(self.payload, crc)
+        bytes += Self.littleEndian(crc)
+        bytes += [0, 0, 0, 0]
+        bytes += key
+        bytes += self.meta
+        bytes += self.payload
+        return bytes
+    }
+
+    /// Reads and checks a whole file; nil if anything about it is wrong.
+    static func decode(_ bytes: [UInt8]) -> CacheEntry? {
+        guard let header = self.header(bytes), header.fileSize == bytes.count else { return nil }
+        let keyEnd = self.headerSize + header.key.utf8.count
+        let metaEnd = keyEnd + header.metaLength
+        var crc = self.crc(bytes[self.headerSize..<keyEnd], 0)
+        crc = self.crc(bytes[keyEnd..<metaEnd], crc)
+        crc = self.crc(bytes[metaEnd...], crc)
+        guard crc == header.crc else { return nil }
+        return CacheEntry(kind: header.kind, created: header.created, window: header.window, key: header.key,
+                          meta: Array(bytes[keyEnd..<metaEnd]), payload: Array(bytes[metaEnd...]))
+    }
+
+    /// Parses the header and key from the first bytes of a file.
+    static func header(_ bytes: [UInt8]) -> Header? {
+        guard bytes.count >= self.headerSize, bytes.starts(with: self.magic), let kind = Kind(rawValue: bytes[26]) else { return nil }
+        let keyLength = Int(self.read(UInt16.self, bytes, 24))
+        guard bytes.count >= self.headerSize + keyLength,
+              let key = String(validating: bytes[self.headerSize..<(self.headerSize + keyLength)], as: UTF8.self)
+        else { return nil }
+        let payload = self.read(UInt64.self, bytes, 32)
+        guard payload < UInt64(Int.max / 2) else { return nil }
+        return Header(
+            kind: kind,
+            created: Date(timeIntervalSince1970: Double(Int64(bitPattern: self.read(UInt64.self, bytes, 8))) / 1000),
+            window: Int64(bitPattern: self.read(UInt64.self, bytes, 16)),
+            key: key,
+            metaLength: Int(self.read(UInt32.self, bytes, 28)),
+            payloadLength: Int(payload),
+            crc: self.read(UInt32.self, bytes, 40)
+        )
+    }
+
+    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    private static func read<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], _ offset: Int) -> T {
+        var value = T.zero
+        for index in 0..<MemoryLayout<T>.size { value |= T(bytes[offset + index]) << (8 * index) }
+        return value
+    }
+
+    static func crc(_ bytes: some ContiguousBytes, _ start: UInt32) -> UInt32 {
+        bytes.withUnsafeBytes { raw in
+            bd_crc32(start, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Rendered backgrounds: recent ones in memory (served as they are), all of them on disk when a disk cache is
+/// configured. Concurrent misses for one key render once.
+public struct RenderCache: Sendable {
+    struct Meta: Codable {
+        let photo: SourcePhoto
+    }
+
+    let memory: MemoryLRU<RenderedImageKey, CachedRender>
+    let disk: DiskCache?
+    let clock: any WallClock
+    let metrics: BackdropMetrics?
+
+    public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics?) {
+        self.memory = MemoryLRU(budget: memoryBudget) { $0.png.readableBytes + 1024 }
+        self.disk = disk
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
+    public func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
+        if let hit = await self.memory.cached(key) {
+            self.metrics?.cache(.hit, kind: "render")
+            return hit
+        }
+        let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
+        return try await self.memory.value(for: key) {
+            if let disk, let entry = await disk.read(key.diskKey), (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
+                metrics?.cache(.hit, kind: "render")
+                return CachedRender(png: entry.payload, photo: key.photo, place: key.place, created: entry.created)
+            }
+            metrics?.cache(.miss, kind: "render")
+            let png = try await make()
+            let render = CachedRender(png: png, photo: key.photo, place: key.place, created: clock.now())
+            if let disk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
+                await disk.write(CacheEntry(kind: .render, created: render.created, window: key.window.index, key: key.diskKey,
+                                            meta: [UInt8](meta), payload: png))
+            }
+            return render
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// Backdrop's metrics, made through one factory (Prometheus in the service, a fresh registry per test) so that nothing
+/// depends on a process-wide bootstrap. Labels are low-cardinality: routes, statuses, kinds, outcomes; never ids.
+public struct BackdropMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: any MetricsFactory
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.nameAndLabelSanitizer = { name, labels in (name.replacingOccurrences(of: ".", with: "_"), labels) }
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.registry = registry
+        self.factory = factory
+    }
+
+    func request(route: String, status: Int, duration: Duration) {
+        Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory).increment()
+        Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    enum CacheEvent: String {
+        case hit = "hits", miss = "misses", eviction = "evictions"
+    }
+
+    func cache(_ event: CacheEvent, kind: String) {
+        Counter(label: "backdrop.cache.\(event.rawValue).total", dimensions: [("kind", kind)], factory: self.factory).increment()
+    }
+
+    func cacheBytes(kind: String, bytes: Int) {
+        Gauge(label: "backdrop.cache.bytes", dimensions: [("kind", kind)], factory: self.factory).record(bytes)
+    }
+
+    /// `operation`: read or write.
+    func cacheError(_ operation: String) {
+        Counter(label: "backdrop.cache.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
+    }
+
+    /// `outcome`: ok, empty, invalid_key, transient, failed, malformed, quota.
+    func flickrCall(_ outcome: String) {
+        Counter(label: "backdrop.flickr.calls.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
+    }
+
+    /// `kind`: stale or stock.
+    func fallback(_ kind: String) {
+        Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()
+    }
+
+    func quotaTokens(_ tokens: Int) {
+        Gauge(label: "backdrop.flickr.quota.tokens", factory: self.factory).record(tokens)
+    }
+
+    /// Prometheus text exposition.
+    public func exposition() -> String { self.registry.emitToString() }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import Synchronization
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import Backdrop
+
+@Suite("Disk cache, serve-stale, HTTP caching and metrics")
+struct CacheTests {
+    static func entry(_ key: String, kind: CacheEntry.Kind = .render, bytes: Int = 1000, created: Date = HTTPTests.epoch, window: Int64 = 7) -> CacheEntry {
+        CacheEntry(kind: kind, created: created, window: window, key: key, meta: Array("{\"a\":1}".utf8),
+                   payload: (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.count) })
+    }
+
+    static func cache(_ folder: URL, budget: Int = 1 << 30, clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+                      metrics: BackdropMetrics? = nil, logger: Logger = Logger(label: "test")) -> DiskCache {
+        DiskCache(folder: folder, budgetBytes: budget, clock: clock, logger: logger, metrics: metrics)
+    }
+
+    static func files(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    // MARK: - entries on disk
+
+    @Test func entriesRoundTripAndDamageIsDetected() throws {
+        let original = Self.entry("render/ezs42/1/stock-001/640x1136/light/50/png", bytes: 5000)
+        let bytes = original.encoded()
+        let decoded = try #require(CacheEntry.decode(bytes))
+        #expect(decoded.key == original.key && decoded.payload == original.payload && decoded.meta == original.meta)
+        #expect(decoded.window == 7 && decoded.kind == .render && decoded.created == original.created)
+        for index in [0, 30, 48, 60, bytes.count / 2, bytes.count - 1] {
+            var damaged = bytes
+            damaged[index] ^= 0x01
+            #expect(CacheEntry.decode(damaged) == nil, "flipped byte \(index)")
+        }
+        #expect(CacheEntry.decode(Array(bytes.dropLast())) == nil)
+        #expect(CacheEntry.decode(bytes + [0]) == nil)
+        #expect(CacheEntry.decode([]) == nil)
+    }
+
+    @Test func leastRecentlyUsedEntriesGoFirstWithinTheBudget() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let size = Self.entry("a").encoded().count
+        let cache = Self.cache(folder, budget: size * 3)
+        await cache.open()
+        for key in ["a", "b", "c"] { await cache.write(Self.entry(key)) }
+        #expect(await cache.read("a") != nil)  // a is now more recent than b
+        await cache.write(Self.entry("d"))
+        #expect(await cache.read("b") == nil)
+        for key in ["a", "c", "d"] { #expect(await cache.read(key) != nil, "\(key)") }
+        #expect(await cache.totalBytes == size * 3)
+        #expect(Self.files(folder).count == 3)
+        await cache.write(Self.entry("huge", bytes: size * 4))  // larger than the whole budget: not kept
+        #expect(await cache.entryCount == 3)
+    }
+
+    @Test func aRestartKeepsEntriesAndRemovesLeftoverTemporaryFiles() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = Self.cache(folder)
+        await first.open()
+        for index in 0..<5 { await first.write(Self.entry("key-\(index)")) }
+        try Data("half a file".utf8).write(to: folder.appendingPathComponent(".tmp-render-1234.bdc-99"))
+        try Data("not ours".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let second = Self.cache(folder)
+        #expect(await second.open() == 5)
+        #expect(await second.read("key-3")?.payload == Self.entry("key-3").payload)
+        #expect(!Self.files(folder).contains { $0.hasPrefix(".tmp-") })
+        #expect(Self.files(folder).contains("notes.txt"))
+    }
+
+    @Test func tenThousandEntriesAreIndexedAtStart() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = Self.cache(folder)
+        await writer.open()
+        for index in 0..<10_000 { await writer.write(Self.entry("render/cell/\(index)", bytes: 16)) }
+        let reader = Self.cache(folder)
+        #expect(await reader.open() == 10_000)
+        #expect(await reader.read("render/cell/9999") != nil)
+    }
+
+    @Test func aCorruptOrTruncatedEntryIsDeletedNotServed() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = Self.cache(folder)
+        await cache.open()
+        await cache.write(Self.entry("flipped"))
+        await cache.write(Self.entry("cut"))
+        let flipped = folder.appendingPathComponent(DiskCache.fileName(for: "flipped", kind: .render))
+        var bytes = [UInt8](try Data(contentsOf: flipped))
+        bytes[bytes.count - 10] ^= 0xFF
+        try Data(bytes).write(to: flipped)
+        #expect(await cache.read("flipped") == nil)
+        #expect(!FileManager.default.fileExists(atPath: flipped.path))
+        // A truncated file (as a crash mid-write without the rename would leave) is dropped when the index is rebuilt.
+        let cut = folder.appendingPathComponent(DiskCache.fileName(for: "cut", kind: .render))
+        let whole = try Data(contentsOf: cut)
+        try whole.prefix(whole.count / 2).write(to: cut)
+        #expect(await Self.cache(folder).open() == 0)
+        #expect(!FileManager.default.fileExists(atPath: cut.path))
+    }
+
+    @Test func sweepingRemovesWhatThePolicySaysIsDone() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = HTTPTests.epoch
+        let window = TimeWindow(containing: now, seconds: 900).index
+        let cache = Self.cache(folder, clock: FixedClock(date: now))
+        await cache.open()
+        await cache.write(Self.entry("render-now", window: window))
+        await cache.write(Self.entry("render-before", window: window - 1))
+        await cache.write(Self.entry("photo-old", kind: .photo, created: now.addingTimeInterval(-25 * 3600), window: window - 100))
+        await cache.write(Self.entry("photo-recent", kind: .photo, created: now.addingTimeInterval(-3600), window: window - 4))
+        let removed = await cache.sweep(CachePolicy(windowSeconds: 900, renderLifetime: 900, maxStale: 24 * 3600))
+        #expect(removed == 2)
+        #expect(await cache.read("render-now") != nil)
+        #expect(await cache.contains("photo-recent"))
+        #expect(await !cache.contains("render-before"))
+        #expect(await !cache.contains("photo-old"))
+    }
+
+    // MARK: - through HTTP
+
+    static func settings(cacheFolder: URL) -> Settings {
+        var settings = HTTPTests.settings()
+        settings.cache.folder = cacheFolder.path
+        return settings
+    }
+
+    static func withApp(_ settings: Settings, clock: any WallClock = FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics = .init(),
+                        logger: Logger? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try await buildApplication(settings, clock: clock, logger: logger, metrics: metrics)
+        try await app.test(.router, body)
+    }
+
+    static func metric(_ metrics: BackdropMetrics, _ line: String) -> Double? {
+        metrics.exposition().split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test func rendersAreKeptOnDiskAndServedAfterARestart() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let query = "/background?lat=42.6&lon=-5.6&width=80&height=120&blur=0.4"
+        let first = BackdropMetrics()
+        let body = Mutex<[UInt8]>([])
+        try await Self.withApp(Self.settings(cacheFolder: folder), metrics: first) { client in
+            let answer = try await HTTPTests.get(client, query)
+            #expect(answer.status == .ok)
+            body.withLock { $0 = answer.body }
+        }
+        #expect(Self.metric(first, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
+        #expect(Self.files(folder).contains { $0.hasPrefix("render-") })
+        let second = BackdropMetrics()
+        try await Self.withApp(Self.settings(cacheFolder: folder), metrics: second) { client in
+            let answer = try await HTTPTests.get(client, query)
+            #expect(answer.status == .ok && answer.body == body.withLock { $0 })
+        }
+        #expect(Self.metric(second, #"backdrop_cache_hits_total{kind="render"}"#) == 1)
+        #expect(Self.metric(second, #"backdrop_cache_misses_total{kind="render"}"#) == nil)
+    }
+
+    @Test func aCorruptRenderOnDiskIsRebuilt() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let query = "/background?lat=1&lon=1&width=40&height=40"
+        try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
+            let answer = try await HTTPTests.get(client, query)
+            #expect(answer.status == .ok)
+        }
+        let file = try #require(Self.files(folder).first { $0.hasPrefix("render-") })
+        let url = folder.appendingPathComponent(file)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        for index in (bytes.count - 200)..<(bytes.count - 100) { bytes[index] = 0 }
+        try Data(bytes).write(to: url)
+        try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
+            let answer = try await HTTPTests.get(client, query)
+            #expect(answer.status == .ok)
+            #expect(try PNGDecoder.decode(answer.body).width == 40)
+        }
+        #expect(CacheEntry.decode([UInt8](try Data(contentsOf: url))) != nil, "rewritten whole")
+    }
+
+    @Test func anUnwritableFolderStillServesAndRecovers() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A regular file where the cache folder should be: nothing can be created under it (even as root).
+        let blocker = folder.appendingPathComponent("blocked")
+        try Data("a file".utf8).write(to: blocker)
+        let cacheFolder = blocker.appendingPathComponent("cache")
+        let metrics = BackdropMetrics()
+        let records = LogRecords()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        var settings = Self.settings(cacheFolder: cacheFolder)
+        settings.server.logLevel = .info
+        try await Self.withApp(settings, metrics: metrics, logger: logger) { client in
+            for blur in ["0.1", "0.2", "0.3"] {
+                let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=32&height=32&blur=\(blur)")
+                #expect(answer.status == .ok)
+            }
+            #expect((Self.metric(metrics, #"backdrop_cache_errors_total{operation="write"}"#) ?? 0) >= 3)
+            #expect(records.all.filter { $0.message.contains("disk cache unavailable") }.count == 1, "warned once, not per request")
+            // The disk comes back: the next write succeeds.
+            try FileManager.default.removeItem(at: blocker)
+            let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=32&height=32&blur=0.4")
+            #expect(answer.status == .ok)
+            #expect(Self.files(cacheFolder).contains { $0.hasPrefix("render-") })
+            #expect(records.all.contains { $0.message.contains("writable again") })
+        }
+    }
+
+    @Test func oneHundredConcurrentIdenticalRequestsRenderOnce() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let metrics = BackdropMetrics()
+        try await Self.withApp(Self.settings(cacheFolder: folder), metrics: metrics) { client in
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<100 { group.addTask { try await HTTPTests.get(client, "/background?lat=3&lon=3&width=200&height=300").status } }
+                for try await status in group { #expect(status == .ok) }
+            }
+        }
+        #expect(Self.metric(metrics, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
+    }
+
+    @Test func etagsAndConditionalRequests() async throws {
+        try await Self.withApp(HTTPTests.settings()) { client in
+            let uri = "/background?lat=7&lon=7&width=50&height=50"
+            let first = try await HTTPTests.get(client, uri)
+            let etag = try #require(first.headers[.eTag])
+            let lastModified = try #require(first.headers[.lastModified])
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(HTTPDate.parse(lastModified) != nil)
+            for method in [HTTPRequest.Method.get, .head] {
+                for header: HTTPFields in [[.ifNoneMatch: etag], [.ifNoneMatch: "W/\(etag)"], [.ifNoneMatch: "\"other\", \(etag)"],
+                                           [.ifModifiedSince: lastModified]] {
+                    try await client.execute(uri: uri, method: method, headers: header) { response in
+                        #expect(response.status == .notModified, "\(method) \(header)")
+                        #expect(response.body.readableBytes == 0)
+                        #expect(response.headers[.eTag] == etag && response.headers[.cacheControl] != nil)
+                    }
+                }
+                for header: HTTPFields in [[.ifNoneMatch: "\"stale-tag\""], [.ifModifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"],
+                                           [.ifNoneMatch: "\"stale-tag\"", .ifModifiedSince: lastModified]] {
+                    try await client.execute(uri: uri, method: method, headers: header) { response in
+                        #expect(response.status == .ok, "\(method) \(header)")
+                    }
+                }
+            }
+            // Another blur is another representation, with another tag.
+            let other = try await HTTPTests.get(client, "/background?lat=7&lon=7&width=50&height=50&blur=0")
+            #expect(other.headers[.eTag] != etag)
+        }
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
+    }
+
+    @Test func metricsParseAsPrometheusTextAndCount() async throws {
+        let metrics = BackdropMetrics()
+        try await Self.withApp(HTTPTests.settings(), metrics: metrics) { client in
+            for _ in 0..<3 { _ = try await HTTPTests.get(client, "/background?lat=9&lon=9&width=20&height=20") }
+            _ = try await HTTPTests.get(client, "/background?lat=99&lon=9")
+            _ = try await HTTPTests.get(client, "/nope/\(UUID().uuidString)")
+            let answer = try await HTTPTests.get(client, "/metrics")
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = String(decoding: answer.body, as: UTF8.self)
+            let sample = try Regex(#"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? (-?[0-9.eE+-]+|NaN|[+-]Inf)$"#)
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                #expect(line.wholeMatch(of: sample) != nil, "\(line)")
+            }
+            #expect(text.contains(#"backdrop_requests_total{route="/background",status="200"} 3"#))
+            #expect(text.contains(#"backdrop_requests_total{route="/background",status="400"} 1"#))
+            #expect(text.contains(#"backdrop_requests_total{route="other",status="404"} 1"#))
+            #expect(text.contains(#"backdrop_cache_hits_total{kind="render"} 2"#))
+            #expect(text.contains(#"backdrop_request_duration_seconds_bucket{route="/background""#))
+        }
+    }
+}
