@@ -8,7 +8,7 @@ BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev
 # Tools the tests use besides Swift.
 TEST_PACKAGES := pngcheck curl python3
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
-BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev
+BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-light
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
@@ -40,6 +40,7 @@ bench: bench-deps
 	$(SWIFT) build -c release --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
+	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 
 clean:
 	rm -rf .build

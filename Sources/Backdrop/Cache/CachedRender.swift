@@ -40,6 +40,18 @@ public struct RenderedImageKey: Sendable, Hashable {
         self.spec = spec
     }
 
+    // A photo is identified by its id (and whether it stands in stale); hashing its whole attribution each request is waste.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.place == b.place && a.window == b.window && a.photo.id == b.photo.id && a.photo.stale == b.photo.stale && a.spec == b.spec
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.place)
+        hasher.combine(self.window.index)
+        hasher.combine(self.photo.id)
+        hasher.combine(self.spec)
+    }
+
     /// The disk cache key: a geohash, numbers, values from fixed sets, and a photo id of digits (checked when parsed).
     var diskKey: String {
         "render/\(self.place.key)/\(self.window.index)/\(self.photo.id)/\(self.spec.size)/\(self.spec.style.rawValue)/\(self.spec.blurHundredths)/png"

@@ -28,8 +28,37 @@ struct QueryParameters {
 
     subscript(name: String) -> String? { self.values[name] }
 
+    /// Form decoding: `+` is a space, `%XX` a byte; the bytes must be UTF-8.
     private static func decode(_ text: String) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        let bytes = Array(text.utf8)
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return text }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "+"):
+                out.append(UInt8(ascii: " "))
+                index += 1
+            case UInt8(ascii: "%"):
+                guard index + 2 < bytes.count, let high = Self.hex(bytes[index + 1]), let low = Self.hex(bytes[index + 2]) else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            default:
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// A name safe to echo back: printable ASCII, at most 64 characters.

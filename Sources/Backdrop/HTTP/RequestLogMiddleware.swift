@@ -13,16 +13,18 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.debug("request started", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(200))"])
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        var metadata: Logger.Metadata = [
-            "method": "\(request.method.rawValue)",
-            "path": "\(request.uri.path.prefix(200))",
-            "status": "\(response.status.code)",
-            "ms": "\((milliseconds * 10).rounded() / 10)",
-        ]
-        if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
-        if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
-        context.logger.info("request", metadata: metadata)
+        if context.logger.logLevel <= .info {
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            var metadata: Logger.Metadata = [
+                "method": "\(request.method.rawValue)",
+                "path": "\(request.uri.path.prefix(200))",
+                "status": "\(response.status.code)",
+                "ms": "\((milliseconds * 10).rounded() / 10)",
+            ]
+            if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
+            if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
+            context.logger.info("request", metadata: metadata)
+        }
         let path = request.uri.path
         self.metrics?.request(route: self.routes.contains(path) ? path : "other", status: Int(response.status.code), duration: elapsed)
         return response

@@ -1,16 +1,25 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import Synchronization
 
 /// Backdrop's metrics, made through one factory (Prometheus in the service, a fresh registry per test) so that nothing
 /// depends on a process-wide bootstrap. Labels are low-cardinality: routes, statuses, kinds, outcomes; never ids.
 public struct BackdropMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     let factory: any MetricsFactory
+    /// Request metrics by route and status, made once: the hot path should not look them up in the registry each time.
+    private let requestMetrics = Handles()
+
+    private final class Handles: Sendable {
+        let byKey = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
+    }
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         var factory = PrometheusMetricsFactory(registry: registry)
-        factory.nameAndLabelSanitizer = { name, labels in (name.replacingOccurrences(of: ".", with: "_"), labels) }
+        factory.nameAndLabelSanitizer = { name, labels in
+            (String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "." ? "_" : $0 })), labels)
+        }
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
             .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
@@ -20,9 +29,16 @@ public struct BackdropMetrics: Sendable {
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory).increment()
-        Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let key = "\(route) \(status)"
+        let (counter, timer) = self.requestMetrics.byKey.withLock { handles in
+            if let found = handles[key] { return found }
+            let made = (Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory),
+                        Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory))
+            handles[key] = made
+            return made
+        }
+        counter.increment()
+        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     enum CacheEvent: String {
