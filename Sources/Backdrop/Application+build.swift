@@ -85,6 +85,7 @@ public func buildApplication(
 func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, metrics: BackdropMetrics) -> Router<BasicRequestContext> {
     let routes: [String: [HTTPRequest.Method]] = [
         "/background": [.get, .head], "/background.json": [.get, .head], "/health": [.get, .head], "/metrics": [.get, .head], "/": [.get, .head],
+        "/openapi.yaml": [.get, .head],
     ]
     let router = Router(options: .autoGenerateHeadEndpoints)
     router.addMiddleware {
@@ -96,5 +97,6 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
     background.addRoutes(to: router)
     health.addRoutes(to: router)
     MetricsController(metrics: metrics).addRoutes(to: router)
+    OpenAPIController(publicFolder: settings.server.publicFolder).addRoutes(to: router)
     return router
 }

@@ -60,8 +60,8 @@ public struct BackgroundQuery: Sendable, Equatable {
         }
     }
 
-    /// A plain decimal number: optional sign, digits, optional fraction ("1", "-0.5", ".5", "2."). No exponent,
-    /// hex, NaN or infinity.
+    /// A decimal number: optional sign, digits, optional fraction, optional exponent ("1", "-0.5", ".5", "2.", "1e-5").
+    /// No hex, NaN or infinity.
     static func decimal(_ text: String, name: String) throws(APIError) -> Double {
         var rest = Substring(text)
         var sign = ""
@@ -69,15 +69,29 @@ public struct BackgroundQuery: Sendable, Equatable {
             sign = first == "-" ? "-" : ""
             rest = rest.dropFirst()
         }
+        var exponent = ""
+        if let e = rest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            var digits = rest[rest.index(after: e)...]
+            var exponentSign = ""
+            if let first = digits.first, first == "-" || first == "+" {
+                exponentSign = String(first)
+                digits = digits.dropFirst()
+            }
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }) else { throw Self.notANumber(text, name) }
+            exponent = "e\(exponentSign)\(digits)"
+            rest = rest[..<e]
+        }
         let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
         let isDigits = { (part: Substring) in part.utf8.allSatisfy { (48...57).contains($0) } }
         guard text.utf8.count <= 32, !(whole.isEmpty && fraction.isEmpty), isDigits(whole), isDigits(fraction),
-              let value = Double("\(sign)\(whole.isEmpty ? "0" : whole).\(fraction.isEmpty ? "0" : fraction)"), value.isFinite
-        else {
-            throw .badParameter(name, "must be a decimal number, got \"\(String(text.prefix(32)))\"")
-        }
+              let value = Double("\(sign)\(whole.isEmpty ? "0" : whole).\(fraction.isEmpty ? "0" : fraction)\(exponent)"), value.isFinite
+        else { throw Self.notANumber(text, name) }
         return value
+    }
+
+    private static func notANumber(_ text: String, _ name: String) -> APIError {
+        .badParameter(name, "must be a decimal number, got \"\(String(text.prefix(32)))\"")
     }
 
     static func side(_ text: String, name: String) throws(APIError) -> Int {
