@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "Backdrop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

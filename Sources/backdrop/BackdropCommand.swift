@@ -9,7 +9,7 @@ struct BackdropCommand: AsyncParsableCommand {
         commandName: "backdrop",
         abstract: "Location-based blurred background images over HTTP.",
         version: Backdrop.version,
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Health.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -1,0 +1,41 @@
+# Backdrop in a container: `docker build -t backdrop .` then `docker run -p 8080:8080 -v backdrop-cache:/app/cache backdrop`.
+# `make test` checks this file against what the release binary links (Tests/docker/check_dockerfile.py).
+
+# --- build: the release binary, Swift's runtime linked in statically, in the official Swift image (Debian 12) ---
+FROM swift:6.3.1-bookworm AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY Benchmarks ./Benchmarks
+RUN swift build -c release --product backdrop --static-swift-stdlib \
+ && cp "$(swift build -c release --product backdrop --static-swift-stdlib --show-bin-path)/backdrop" /build/backdrop
+
+# --- run: slim Debian 12 with only the shared libraries the binary links, and CA certificates for HTTPS to Flickr ---
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates libjpeg62-turbo libpng16-16 libdeflate0 zlib1g libstdc++6 libgcc-s1 \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin backdrop
+WORKDIR /app
+COPY --from=build /build/backdrop /app/backdrop
+COPY Public /app/Public
+COPY StockPhotos /app/StockPhotos
+COPY config.json /app/config.json
+RUN mkdir -p /app/cache && chown backdrop:backdrop /app/cache
+VOLUME ["/app/cache"]
+# Configuration through the environment: BACKDROP_HOST, BACKDROP_PORT, BACKDROP_LOG_LEVEL, BACKDROP_CACHE_FOLDER,
+# FLICKR_API_KEY, FLICKR_API_SECRET (see README); the file's defaults apply to everything else.
+ENV BACKDROP_HOST=0.0.0.0 \
+    BACKDROP_PORT=8080
+EXPOSE 8080
+USER backdrop
+HEALTHCHECK --interval=30s --timeout=6s --start-period=10s --retries=3 \
+  CMD ["/app/backdrop", "health", "--url", "http://127.0.0.1:8080/health"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/app/backdrop"]
+CMD ["serve", "--config", "/app/config.json"]

@@ -1,0 +1,32 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// `backdrop health`: exits 0 when the service answers `/health` with 200, else 1 (for container health checks,
+/// without curl in the image).
+struct Health: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that a running Backdrop answers /health.")
+
+    @Option(help: "The health URL to ask.") var url = "http://127.0.0.1:8080/health"
+    @Option(help: "Seconds to wait for the answer.") var timeout = 5
+
+    func run() async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let status: Int
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: self.url), timeout: .seconds(Int64(self.timeout)))
+            status = Int(response.status.code)
+            _ = try? await response.body.collect(upTo: 1 << 16)
+        } catch {
+            try? await client.shutdown()
+            FileHandle.standardError.write(Data("backdrop health: \(self.url): \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        try await client.shutdown()
+        guard status == 200 else {
+            FileHandle.standardError.write(Data("backdrop health: \(self.url) answered \(status)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
