@@ -5,8 +5,10 @@ CONFIG ?= config.json
 
 # C libraries the service links (build and run).
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev
-# Tools the tests use besides Swift.
-TEST_PACKAGES := pngcheck curl python3
+# Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis.
+TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver
+TEST_VENV ?= .build-venv
+TEST_OUTPUT ?= test-output
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
 BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-light
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
@@ -19,6 +21,7 @@ deps:
 
 test-deps: deps
 	@Tools/ensure-packages.sh $(TEST_PACKAGES)
+	@[ -x $(TEST_VENV)/bin/schemathesis ] || (python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q -r Tests/requirements.txt)
 
 build: deps
 	$(SWIFT) build -c release --product backdrop
@@ -26,10 +29,16 @@ build: deps
 run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
+# Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
+# service; the Dockerfile against what the static release binary links.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
+	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(SWIFT) build -c release --product backdrop --static-swift-stdlib --scratch-path .build-static
+	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
 
 bench-deps: deps
 	@Tools/ensure-packages.sh $(BENCH_PACKAGES)
@@ -43,4 +52,4 @@ bench: bench-deps
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-static .build-venv $(TEST_OUTPUT)

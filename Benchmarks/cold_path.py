@@ -54,7 +54,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
     photos = sorted(glob.glob(os.path.join(a.photos, "*.jpg")))
-    standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py")] + photos,
+    standin = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "support", "flickr_standin.py")] + photos,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     server = None
     try:

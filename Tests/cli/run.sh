@@ -68,6 +68,11 @@ SERVER=$!
 PIDS+=("$SERVER")
 if wait_for_text "$WORK/server.log" "listening on 127.0.0.1:$PORT"; then pass "--port overrides BACKDROP_PORT"; else fail "server did not start on --port" "$(cat "$WORK/server.log")"; fi
 grep -q "no Flickr API key" "$WORK/server.log" && pass "stock-only mode is announced once at start" || fail "no stock-only notice"
+if timeout 20 "$BIN" health --url "http://127.0.0.1:$PORT/health" && ! timeout 20 "$BIN" health --url "http://127.0.0.1:$(free_port)/health" 2>/dev/null; then
+  pass "backdrop health exits 0 for a live server and 1 for none"
+else
+  fail "backdrop health"
+fi
 
 code=$(curl -s -o "$WORK/bg.png" -w '%{http_code}' --max-time 60 "http://127.0.0.1:$PORT/background?lat=51.5&lon=-0.12&blur=0.5")
 if [ "$code" = 200 ] && pngcheck "$WORK/bg.png" 2>&1 | grep -q '^OK: .*(640x1136, 24-bit RGB'; then

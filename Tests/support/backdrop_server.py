@@ -1,0 +1,74 @@
+"""Starts a stand-in Flickr and a Backdrop pointed at it, both on 127.0.0.1, and stops both afterwards.
+
+    with BackdropServer(binary) as server:
+        urllib.request.urlopen(server.base + "/health")
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PHOTO = os.path.join(ROOT, "Tests", "BackdropTests", "Fixtures", "flickr-photo.jpg")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class BackdropServer:
+    def __init__(self, binary, flickr=True, log=None):
+        self.binary = binary
+        self.flickr = flickr
+        self.log = log
+        self.processes = []
+
+    def __enter__(self):
+        self.work = tempfile.mkdtemp(prefix="backdrop-it-")
+        config = {
+            "server": {"host": "127.0.0.1", "port": free_port(), "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "info"},
+            "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")},
+            "cache": {"folder": os.path.join(self.work, "cache")},
+        }
+        env = dict(os.environ)
+        env.pop("FLICKR_API_KEY", None)
+        if self.flickr:
+            standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py"), PHOTO],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.processes.append(standin)
+            self.flickr_port = int(standin.stdout.readline().split()[1])
+            config["flickr"] = {"endpoint": f"http://localhost:{self.flickr_port}/services/rest/", "extraImageHosts": ["localhost"]}
+            env["FLICKR_API_KEY"] = "integration-test-key"
+        with open(os.path.join(self.work, "config.json"), "w") as f:
+            json.dump(config, f)
+        log = open(self.log or os.devnull, "w")
+        self.processes.append(subprocess.Popen([self.binary, "serve", "--config", os.path.join(self.work, "config.json")],
+                                               env=env, stdout=log, stderr=subprocess.STDOUT))
+        self.base = f"http://127.0.0.1:{config['server']['port']}"
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.1)  # waiting for the server to listen, bounded to 60 s
+        self.__exit__(None, None, None)
+        raise RuntimeError("backdrop did not start")
+
+    def __exit__(self, *exc):
+        for process in reversed(self.processes):
+            if process.stdin:
+                process.stdin.close()
+            else:
+                process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        return False
