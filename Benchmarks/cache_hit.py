@@ -9,23 +9,16 @@ Prints requests per second and p99 for both, the ratio at each connection count,
 before and after the load (flat memory is the target). Everything runs on loopback and stops by itself.
 """
 import argparse
-import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "support"))
+from backdrop_server import BackdropServer  # noqa: E402
 
 
 def rss_mb(pid):
@@ -60,23 +53,9 @@ def main():
     ap.add_argument("--seconds", type=int, default=10)
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="backdrop-hit-")
-    port = free_port()
-    config = {"server": {"host": "127.0.0.1", "port": port, "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "warning"},
-              "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")}, "cache": {"folder": os.path.join(work, "cache")}}
-    with open(os.path.join(work, "config.json"), "w") as f:
-        json.dump(config, f)
-    server = subprocess.Popen([a.backdrop, "serve", "--config", os.path.join(work, "config.json")], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
     results = {}
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)  # waiting for the server to listen, bounded to 30 s
-        url = f"{base}/background?lat=48.8566&lon=2.3522&blur=0.5"
+    with BackdropServer(a.backdrop, flickr=False, log_level="warning") as server:
+        url = f"{server.base}/background?lat=48.8566&lon=2.3522&blur=0.5"
         png = urllib.request.urlopen(url, timeout=60).read()
         png_path = os.path.join(work, "cached.png")
         with open(png_path, "wb") as f:
@@ -86,9 +65,6 @@ def main():
             results[("backdrop", connections)] = wrk(url, connections, a.seconds)
             memory.append(rss_mb(server.pid))
             time.sleep(2)  # let the sockets of the last run close before the next one
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     nginx_results = os.path.join(work, "nginx")
     subprocess.run(["sh", os.path.join(a.anchors, "http_bench.sh"), png_path, nginx_results], check=True, capture_output=True)
     for connections in (64, 256):

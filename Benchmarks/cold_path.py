@@ -13,23 +13,14 @@ import glob
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "support"))
+from backdrop_server import BackdropServer  # noqa: E402
 
 
 def fetch(url):
@@ -54,33 +45,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
     photos = sorted(glob.glob(os.path.join(a.photos, "*.jpg")))
-    standin = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "support", "flickr_standin.py")] + photos,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    server = None
-    try:
-        flickr_port = int(standin.stdout.readline().split()[1])
-        port = free_port()
-        work = tempfile.mkdtemp(prefix="backdrop-cold-")
-        config = {
-            "server": {"host": "127.0.0.1", "port": port, "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "warning"},
-            "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")},
-            "flickr": {"endpoint": f"http://localhost:{flickr_port}/services/rest/", "extraImageHosts": ["localhost"]},
-        }
-        with open(os.path.join(work, "config.json"), "w") as f:
-            json.dump(config, f)
-        env = dict(os.environ, FLICKR_API_KEY="bench-key")
-        server = subprocess.Popen([a.backdrop, "serve", "--config", os.path.join(work, "config.json")], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)  # waiting for the server to listen, bounded to 30 s
-        else:
-            sys.exit("backdrop did not start")
-
+    with BackdropServer(a.backdrop, photos=photos, log_level="warning") as server:
+        base, flickr_port = server.base, server.flickr_port
         # 64 points 0.5 degrees apart: 64 distinct geohash-5 cells.
         cells = [(10 + i * 0.5, 20 + i * 0.5) for i in range(a.cells)]
         cold_urls = [f"{base}/background?lat={lat}&lon={lon}&blur=0.5" for lat, lon in cells]
@@ -104,12 +70,6 @@ def main():
               f"({stats['searches'] / requests:.2f} searches and {stats['downloads'] / requests:.2f} downloads per request; "
               f"{stats['searches'] / a.cells:.2f} and {stats['downloads'] / a.cells:.2f} per cell). Sources served: {sorted(sources)}. "
               f"Cold phase: {len(cold) / cold_wall:.1f} requests/s.")
-    finally:
-        if server:
-            server.terminate()
-            server.wait(timeout=30)
-        standin.stdin.close()
-        standin.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -24,23 +24,25 @@ def free_port():
 
 
 class BackdropServer:
-    def __init__(self, binary, flickr=True, log=None):
+    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info"):
         self.binary = binary
         self.flickr = flickr
         self.log = log
+        self.photos = photos or [PHOTO]
+        self.log_level = log_level
         self.processes = []
 
     def __enter__(self):
         self.work = tempfile.mkdtemp(prefix="backdrop-it-")
         config = {
-            "server": {"host": "127.0.0.1", "port": free_port(), "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "info"},
+            "server": {"host": "127.0.0.1", "port": free_port(), "publicFolder": os.path.join(ROOT, "Public"), "logLevel": self.log_level},
             "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")},
             "cache": {"folder": os.path.join(self.work, "cache")},
         }
         env = dict(os.environ)
         env.pop("FLICKR_API_KEY", None)
         if self.flickr:
-            standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py"), PHOTO],
+            standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py")] + self.photos,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             self.processes.append(standin)
             self.flickr_port = int(standin.stdout.readline().split()[1])
@@ -52,6 +54,7 @@ class BackdropServer:
         self.processes.append(subprocess.Popen([self.binary, "serve", "--config", os.path.join(self.work, "config.json")],
                                                env=env, stdout=log, stderr=subprocess.STDOUT))
         self.base = f"http://127.0.0.1:{config['server']['port']}"
+        self.pid = self.processes[-1].pid
         for _ in range(600):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()
