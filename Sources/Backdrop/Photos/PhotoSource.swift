@@ -1,4 +1,4 @@
-/// Where background photos come from: stock photos here; Flickr (with stock as fallback) later; fixtures in tests.
+/// Where background photos come from: Flickr (with stock photos as fallback), stock photos alone, fixtures in tests.
 public protocol PhotoSource: Sendable {
     /// The photo for `place` during `window`: the same answer for every request of that place and window.
     func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto
