@@ -36,7 +36,7 @@ extension DiskCache: PhotoStore {
     public func sourceImage(photoID: String, variant: String?) async -> [UInt8]? {
         if let variant { return self.read(Self.sourceKey(photoID, variant))?.payload }
         // The largest stored size: entries of one photo, biggest file first.
-        for key in self.keys(of: .source, prefix: "source/\(photoID)/").sorted(by: { self.size(of: $0) > self.size(of: $1) }) {
+        for key in self.keysBySize(of: .source, prefix: "source/\(photoID)/") {
             if let payload = self.read(key)?.payload { return payload }
         }
         return nil

@@ -43,7 +43,6 @@ public actor DiskCache {
     public var entryCount: Int { self.index.count }
     public var totalBytes: Int { self.bytesByKind.values.reduce(0, +) }
     func bytes(of kind: CacheEntry.Kind) -> Int { self.bytesByKind[kind] ?? 0 }
-    func keys(of kind: CacheEntry.Kind) -> [String] { self.index.filter { $0.value.kind == kind }.map(\.key) }
 
     /// Creates the folder if needed, removes temporary files left by an interrupted write, and rebuilds the index from
     /// the entries' headers (the oldest counting as least recently used). Returns the entries indexed.
@@ -106,8 +105,6 @@ public actor DiskCache {
 
     func contains(_ key: String) -> Bool { self.index[key] != nil }
 
-    func size(of key: String) -> Int { self.index[key]?.size ?? 0 }
-
     /// Writes `entry` atomically and evicts the least recently used entries beyond the budget.
     func write(_ entry: CacheEntry) {
         let name = Self.fileName(for: entry.key, kind: entry.kind)
@@ -156,9 +153,9 @@ public actor DiskCache {
         return expired.count
     }
 
-    /// Keys of `kind` starting with `prefix`, most recent first.
-    func keys(of kind: CacheEntry.Kind, prefix: String) -> [String] {
-        self.index.filter { $0.value.kind == kind && $0.key.hasPrefix(prefix) }.sorted { $0.value.created > $1.value.created }.map(\.key)
+    /// Keys of `kind` starting with `prefix`, largest entry first.
+    func keysBySize(of kind: CacheEntry.Kind, prefix: String) -> [String] {
+        self.index.filter { $0.value.kind == kind && $0.key.hasPrefix(prefix) }.sorted { $0.value.size > $1.value.size }.map(\.key)
     }
 
     // MARK: - internals

@@ -50,21 +50,19 @@ public struct BackgroundController: Sendable {
     /// to the source, which offers another (once) and then a stock photo.
     func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
         var photo = try await self.photos.photo(for: place, in: window)
-        for _ in 0..<3 {
+        var failures = 0
+        while true {
             let chosen = photo
             do {
                 return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: chosen, spec: spec)) {
                     try await self.renderer.render(chosen, from: self.photos, spec: spec)
                 }
-            } catch where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
+            } catch where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
+                failures += 1
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
                 await self.photos.markUnusable(photo, place: place, window: window)
                 photo = try await self.photos.photo(for: place, in: window)
             }
-        }
-        let last = photo
-        return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: last, spec: spec)) {
-            try await self.renderer.render(last, from: self.photos, spec: spec)
         }
     }
 

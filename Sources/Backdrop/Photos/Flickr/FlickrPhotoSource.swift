@@ -194,10 +194,6 @@ public struct FlickrPhotoSource: PhotoSource {
         }
         return .empty
     }
-
-    public var callsAvailable: Int {
-        get async { await self.budget.available }
-    }
 }
 
 extension FlickrPhotoSource.Lookup {
