@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -21,9 +22,11 @@ public func buildApplication(
     let stock = StockPhotoSource(library: library)
     var services: [any Service] = []
     var disk: DiskCache?
-    if !settings.cache.folder.isEmpty {
+    // Rendered files held open for sendfile: only with a disk cache, since they are its files.
+    let files = settings.cache.folder.isEmpty ? nil : OpenCacheFiles.sizedToDescriptorLimit()
+    if let files {
         let cache = DiskCache(folder: URL(fileURLWithPath: settings.cache.folder), budgetBytes: settings.cache.maxMB << 20, clock: clock,
-                              logger: logger, metrics: metrics)
+                              logger: logger, metrics: metrics, files: files)
         let entries = await cache.open()
         let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
                                  maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
@@ -64,19 +67,28 @@ public func buildApplication(
     let photos = chosen
     let renderer = Renderer(png: settings.render.png, limits: settings.images.limits, memoryBudget: settings.render.memoryCacheMB << 20,
                             maxPendingRenders: settings.render.maxPending)
+    // Renders the connection answers by itself; they need open files, so a disk cache.
+    let hot = files.map { files in
+        HotRenders(limit: files.limit / 2, clock: clock, windowSeconds: settings.photos.windowSeconds,
+                   geohashPrecision: settings.photos.geohashPrecision, defaults: settings.renderDefaults)
+    }
     let renders = RenderCache(memoryBudget: settings.cache.memoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let router = buildRouter(
         settings: settings,
         background: BackgroundController(photos: photos, renderer: renderer, renders: renders, clock: clock,
                                          geohashPrecision: settings.photos.geohashPrecision, windowSeconds: settings.photos.windowSeconds,
                                          fallbackMaxAge: photos is StockPhotoSource ? nil : settings.cache.fallbackMaxAgeSeconds,
-                                         defaults: settings.renderDefaults),
+                                         defaults: settings.renderDefaults, hot: hot),
         health: HealthController(stockPhotoCount: library.entries.count),
         metrics: metrics
     )
+    let serverName = "Backdrop"
+    var server = HTTPServerBuilder.http1()
+    if let files, let hot { server = .backdrop(files: files, hot: hot, metrics: metrics, serverName: serverName) }
     return Application(
         router: router,
-        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop"),
+        server: server,
+        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: serverName),
         services: services,
         logger: logger
     )

@@ -31,6 +31,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(2)
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
+        DescriptorLimit.raiseToHardLimit()
         do {
             try await buildApplication(settings).runService()
         } catch let error as StockPhotoError {

@@ -41,13 +41,14 @@ struct FlickrTests {
         _ answers: @escaping @Sendable (StandInFlickr) -> [Answer],
         clock: any WallClock = FixedClock(date: HTTPTests.epoch),
         configure: @escaping @Sendable (inout Settings) -> Void = { _ in },
+        live: Bool = false,
         _ body: @Sendable (StandInFlickr, any TestClientProtocol, LogRecords) async throws -> Void
     ) async throws {
         try await StandInFlickr.run(answers) { flickr in
             let records = LogRecords()
             let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
             let app = try await buildApplication(Self.settings(flickr, configure), clock: clock, logger: logger)
-            try await app.test(.router) { client in try await body(flickr, client, records) }
+            try await app.test(live ? .live : .router) { client in try await body(flickr, client, records) }
         }
     }
 
@@ -384,6 +385,32 @@ struct FlickrTests {
             clock.advance(31)  // past the failing cell's back-off: Flickr answers again
             let recovered = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
             #expect(recovered.photoID == "flickr-53011111110")
+            #expect(flickr.searches.count == 3)
+        }
+    }
+
+    @Test func standInsAreNeverAnsweredAtTheConnectionSoRecoveryIsSeen() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = MovableClock(HTTPTests.epoch)
+        try await Self.withBackdrop({ flickr in
+            Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+        }, clock: clock, configure: { $0.cache.folder = folder.path }, live: true) { flickr, client, _ in
+            let port = try #require(client.port)
+            let hits = { try HotPathTests.counter(port, "backdrop_cache_hot_hits_total") }
+            let target = "/background?\(Self.paris)"  // the default size: large enough to be sent from its file
+            let fresh = try HotPathTests.get(port, target)
+            #expect(try HotPathTests.get(port, target).body == fresh.body)
+            #expect(try hits() == 1, "Flickr's photo for the window is answered at the connection")
+            clock.advance(900)  // the next window: Flickr now fails
+            for _ in 0..<2 {
+                let stale = try HotPathTests.get(port, target)
+                #expect(stale.header("x-backdrop-source") == "flickr; stale" && stale.header("cache-control") == "public, max-age=60")
+            }
+            #expect(try hits() == 1, "a stale stand-in always goes to the route")
+            clock.advance(31)  // past the failing cell's back-off: Flickr answers again
+            let recovered = try HotPathTests.get(port, target)
+            #expect(recovered.header("x-backdrop-source") == "flickr" && recovered.header("x-backdrop-photo-id") == "flickr-53011111110")
             #expect(flickr.searches.count == 3)
         }
     }

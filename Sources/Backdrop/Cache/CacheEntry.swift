@@ -48,6 +48,12 @@ struct CacheEntry: Sendable {
     let meta: [UInt8]
     let payload: [UInt8]
 
+    /// Where the payload lies in the encoded file.
+    var payloadRange: Range<Int> {
+        let start = Self.headerSize + self.key.utf8.count + self.meta.count
+        return start..<(start + self.payload.count)
+    }
+
     func encoded() -> [UInt8] {
         let key = Array(self.key.utf8)
         var bytes = [UInt8]()

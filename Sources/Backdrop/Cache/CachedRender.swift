@@ -6,14 +6,18 @@ import NIOCore
 /// `Cache-Control`, which depends on the moment), so that a hit costs no work beyond writing bytes.
 public struct CachedRender: Sendable {
     public let png: ByteBuffer
+    /// The checked cache file holding the same PNG, when it is held open: the connection then sends the body from it
+    /// with `sendfile` instead of copying `png` into the socket.
+    public let file: CachedFile?
     public let photo: SourcePhoto
     public let created: Date
     /// Strong validator derived from the bytes: CRC-32 and length.
     public let etag: String
     public let headers: HTTPFields
 
-    init(png bytes: [UInt8], photo: SourcePhoto, place: Place, created: Date) {
+    init(png bytes: [UInt8], photo: SourcePhoto, place: Place, created: Date, file: CachedFile? = nil) {
         self.png = ByteBuffer(bytes: bytes)
+        self.file = file?.payload.count == bytes.count ? file : nil
         self.photo = photo
         self.created = created
         self.etag = "\"\(String(CacheEntry.crc(bytes, 0), radix: 16))-\(String(bytes.count, radix: 16))\""

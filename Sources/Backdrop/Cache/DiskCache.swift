@@ -26,18 +26,22 @@ public actor DiskCache {
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics?
+    /// Where render files read or written stay open for sending; nil keeps none open.
+    let files: OpenCacheFiles?
     private var index = [String: IndexEntry]()
     private var bytesByKind = [CacheEntry.Kind: Int]()
     private var tick: UInt64 = 0
     private var failing = false
     private var lastWarning: Date?
 
-    public init(folder: URL, budgetBytes: Int, clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil) {
+    public init(folder: URL, budgetBytes: Int, clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil,
+                files: OpenCacheFiles? = nil) {
         self.folder = folder
         self.budget = budgetBytes
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
+        self.files = files
     }
 
     public var entryCount: Int { self.index.count }
@@ -85,11 +89,19 @@ public actor DiskCache {
 
     /// The entry for `key`, checked end to end; a damaged one is deleted.
     func read(_ key: String) -> CacheEntry? {
+        self.read(key, keepOpen: false)?.entry
+    }
+
+    /// The entry for `key`, checked end to end, and the checked file kept open for sending its payload when the table
+    /// of open files takes it; a damaged entry is deleted.
+    func read(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
         guard var item = self.index[key] else {
             return nil
         }
         let path = self.folder.appendingPathComponent(item.file).path
-        guard let data = FileManager.default.contents(atPath: path), let entry = CacheEntry.decode([UInt8](data)), entry.key == key else {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0, let bytes = Self.readAll(descriptor), let entry = CacheEntry.decode(bytes), entry.key == key else {
+            if descriptor >= 0 { close(descriptor) }
             self.logger.warning("cache entry unreadable or corrupt: removed", metadata: ["kind": "\(item.kind.label)"])
             self.metrics?.cacheError("read")
             unlink(path)
@@ -100,24 +112,26 @@ public actor DiskCache {
         self.tick += 1
         item.lastUse = self.tick
         self.index[key] = item
-        return entry
+        return (entry, self.keep(descriptor, payload: entry.payloadRange, if: keepOpen))
     }
 
     func contains(_ key: String) -> Bool { self.index[key] != nil }
 
-    /// Writes `entry` atomically and evicts the least recently used entries beyond the budget.
-    func write(_ entry: CacheEntry) {
+    /// Writes `entry` atomically and evicts the least recently used entries beyond the budget. With `keepOpen`, returns
+    /// the written file open for sending its payload, when the table of open files takes it.
+    @discardableResult
+    func write(_ entry: CacheEntry, keepOpen: Bool = false) -> CachedFile? {
         let name = Self.fileName(for: entry.key, kind: entry.kind)
         let bytes = entry.encoded()
-        guard bytes.count <= self.budget else { return }
+        guard bytes.count <= self.budget else { return nil }
         let final = self.folder.appendingPathComponent(name).path
-        var problem = self.writeAtomically(bytes, name: name, to: final)
-        if problem != nil, (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
-            problem = self.writeAtomically(bytes, name: name, to: final)  // the folder had vanished
+        var written = self.writeAtomically(bytes, name: name, to: final)
+        if case .failure = written, (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
+            written = self.writeAtomically(bytes, name: name, to: final)  // the folder had vanished
         }
-        if let problem {
-            self.failed("write", "cannot write cache entry: \(problem)")
-            return
+        guard case .success(let descriptor) = written else {
+            if case .failure(let problem) = written { self.failed("write", "cannot write cache entry: \(problem.message)") }
+            return nil
         }
         if self.failing {
             self.failing = false
@@ -129,16 +143,34 @@ public actor DiskCache {
                                        lastUse: self.tick))
         self.evict()
         self.publishBytes()
+        return self.keep(descriptor, payload: entry.payloadRange, if: keepOpen)
     }
 
-    /// Writes to a temporary file in the folder, then renames it into place; returns the problem, or nil.
-    private func writeAtomically(_ bytes: [UInt8], name: String, to final: String) -> String? {
+    struct WriteProblem: Error {
+        let message: String
+        static var errno: Self { Self(message: String(cString: strerror(Glibc.errno))) }
+    }
+
+    /// Writes to a temporary file in the folder, then renames it into place; returns the written file, still open.
+    private func writeAtomically(_ bytes: [UInt8], name: String, to final: String) -> Result<CInt, WriteProblem> {
         let temporary = self.folder.appendingPathComponent(".tmp-\(name)-\(UInt32.random(in: 0...UInt32.max))").path
-        if let problem = Self.writeFile(temporary, bytes) ?? (rename(temporary, final) == 0 ? nil : String(cString: strerror(errno))) {
-            unlink(temporary)
-            return problem
+        let written = Self.writeFile(temporary, bytes).flatMap { descriptor in
+            if rename(temporary, final) == 0 { return .success(descriptor) }
+            let problem = WriteProblem.errno
+            close(descriptor)
+            return .failure(problem)
         }
-        return nil
+        if case .failure = written { unlink(temporary) }
+        return written
+    }
+
+    /// Hands `descriptor` to the table of open files when asked to and one is configured, else closes it.
+    private func keep(_ descriptor: CInt, payload: Range<Int>, if wanted: Bool) -> CachedFile? {
+        guard wanted, let files = self.files else {
+            close(descriptor)
+            return nil
+        }
+        return files.adopt(descriptor, payload: payload)
     }
 
     /// Removes entries `isExpired` says are done with; returns how many.
@@ -207,11 +239,10 @@ public actor DiskCache {
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
-    /// Writes `bytes` to a new file; returns the problem, or nil.
-    private static func writeFile(_ path: String, _ bytes: [UInt8]) -> String? {
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(descriptor) }
+    /// Writes `bytes` to a new file; returns it open for reading.
+    private static func writeFile(_ path: String, _ bytes: [UInt8]) -> Result<CInt, WriteProblem> {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .failure(.errno) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in
@@ -220,10 +251,32 @@ public actor DiskCache {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                return String(cString: strerror(errno))
+                let problem = WriteProblem.errno
+                close(descriptor)
+                return .failure(problem)
             }
             offset += written
         }
-        return nil
+        return .success(descriptor)
+    }
+
+    /// The whole file behind `descriptor`, read from its start; nil if it cannot be read.
+    private static func readAll(_ descriptor: CInt) -> [UInt8]? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { return nil }
+        let size = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let got = pread(descriptor, buffer.baseAddress.map { $0 + count }, size - count, off_t(count))
+                if got < 0, errno == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    return
+                }
+                count += got
+            }
+        }
+        return failed ? nil : bytes
     }
 }

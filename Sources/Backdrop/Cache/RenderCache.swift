@@ -1,7 +1,7 @@
 import Foundation
 
-/// Rendered backgrounds: recent ones in memory (served as they are), all of them on disk when a disk cache is
-/// configured. Concurrent misses for one key render once.
+/// Rendered backgrounds: recent ones in memory (served as they are, from their checked cache file when it is held
+/// open), all of them on disk when a disk cache is configured. Concurrent misses for one key render once.
 public struct RenderCache: Sendable {
     struct Meta: Codable {
         let photo: SourcePhoto
@@ -27,18 +27,20 @@ public struct RenderCache: Sendable {
         }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
-            if let disk, let entry = await disk.read(key.diskKey), (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
+            if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
+               (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
                 metrics?.cache(.hit, kind: "render")
-                return CachedRender(png: entry.payload, photo: key.photo, place: key.place, created: entry.created)
+                return CachedRender(png: entry.payload, photo: key.photo, place: key.place, created: entry.created, file: file)
             }
             metrics?.cache(.miss, kind: "render")
             let png = try await make()
-            let render = CachedRender(png: png, photo: key.photo, place: key.place, created: clock.now())
+            let created = clock.now()
+            var file: CachedFile?
             if let disk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
-                await disk.write(CacheEntry(kind: .render, created: render.created, window: key.window.index, key: key.diskKey,
-                                            meta: [UInt8](meta), payload: png))
+                file = await disk.write(CacheEntry(kind: .render, created: created, window: key.window.index, key: key.diskKey,
+                                                   meta: [UInt8](meta), payload: png), keepOpen: true)
             }
-            return render
+            return CachedRender(png: png, photo: key.photo, place: key.place, created: created, file: file)
         }
     }
 }

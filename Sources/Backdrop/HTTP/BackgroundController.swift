@@ -13,9 +13,11 @@ public struct BackgroundController: Sendable {
     /// `max-age` cap for fallbacks; nil when stock photos are the only source (then they are not standing in for anything).
     let fallbackMaxAge: Int?
     let defaults: RenderSpec
+    /// Where served renders are kept for the connection to answer repeats by itself; nil when it does not.
+    let hot: HotRenders?
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec) {
+                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec, hot: HotRenders? = nil) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -24,6 +26,7 @@ public struct BackgroundController: Sendable {
         self.windowSeconds = windowSeconds
         self.fallbackMaxAge = fallbackMaxAge
         self.defaults = defaults
+        self.hot = hot
     }
 
     public func addRoutes(to router: Router<some RequestContext>) {
@@ -35,14 +38,16 @@ public struct BackgroundController: Sendable {
         let query = try BackgroundQuery(query: request.uri.query, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let place = self.place(query.coordinate)
+        let place = Self.place(query.coordinate, precision: self.geohashPrecision)
         let render = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
+        if !self.isCapped(render.photo) { self.hot?.remember(render, place: place, window: window, spec: query.spec) }
         if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
             return Response(status: .notModified, headers: headers)
         }
+        if let file = render.file { headers[BackdropHeaders.file] = String(file.id) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.png))
     }
 
@@ -83,8 +88,13 @@ public struct BackgroundController: Sendable {
     /// Until the window ends; stock and stale fallbacks only briefly, so that clients return for the real photo.
     private func cacheControl(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> String {
         let left = window.secondsLeft(at: now)
-        guard photo.isFallback, let cap = self.fallbackMaxAge else { return "public, max-age=\(left)" }
+        guard self.isCapped(photo), let cap = self.fallbackMaxAge else { return "public, max-age=\(left)" }
         return "public, max-age=\(min(left, cap))"
+    }
+
+    /// Whether `photo` stands in for the real one (stock or stale while Flickr fails), so must not be kept for long.
+    private func isCapped(_ photo: SourcePhoto) -> Bool {
+        photo.isFallback && self.fallbackMaxAge != nil
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -92,14 +102,14 @@ public struct BackgroundController: Sendable {
         let coordinate = try BackgroundQuery.coordinate(parameters)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let place = self.place(coordinate)
+        let place = Self.place(coordinate, precision: self.geohashPrecision)
         let photo = try await self.photos.photo(for: place, in: window)
         return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate),
                          headers: BackdropHeaders.attribution(of: photo, place: place),
                          cacheControl: self.cacheControl(photo, window: window, now: now))
     }
 
-    private func place(_ coordinate: BackgroundQuery.Coordinate?) -> Place {
-        coordinate.map { .cell(Geohash(latitude: $0.latitude, longitude: $0.longitude, precision: self.geohashPrecision)) } ?? .unknown
+    static func place(_ coordinate: BackgroundQuery.Coordinate?, precision: Int) -> Place {
+        coordinate.map { .cell(Geohash(latitude: $0.latitude, longitude: $0.longitude, precision: precision)) } ?? .unknown
     }
 }

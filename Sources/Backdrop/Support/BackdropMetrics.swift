@@ -10,6 +10,11 @@ public struct BackdropMetrics: Sendable {
     let factory: any MetricsFactory
     /// Request metrics by route and status, made once: the hot path should not look them up in the registry each time.
     private let requestMetrics = Handles()
+    /// Responses whose body went out from a cache file with `sendfile`.
+    private let fileBodies: CoreMetrics.Counter
+    /// Renders answered at the connection (``HotRenders``), also counted as requests and cache hits.
+    private let hotHits: CoreMetrics.Counter
+    private let renderHits: CoreMetrics.Counter
 
     private final class Handles: Sendable {
         let byKey = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
@@ -26,6 +31,19 @@ public struct BackdropMetrics: Sendable {
         ]
         self.registry = registry
         self.factory = factory
+        self.fileBodies = Counter(label: "backdrop.responses.sendfile.total", factory: factory)
+        self.hotHits = Counter(label: "backdrop.cache.hot.hits.total", factory: factory)
+        self.renderHits = Counter(label: "backdrop.cache.hits.total", dimensions: [("kind", "render")], factory: factory)
+    }
+
+    func hotHit(status: Int, duration: Duration) {
+        self.hotHits.increment()
+        self.renderHits.increment()
+        self.request(route: "/background", status: status, duration: duration)
+    }
+
+    func sentFromFile() {
+        self.fileBodies.increment()
     }
 
     func request(route: String, status: Int, duration: Duration) {

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal HTTP/1.1 client over one socket, for what client libraries hide: several requests sent in one write
+/// (pipelining), and the exact bytes of each response.
+enum RawHTTP {
+    struct Response {
+        let status: Int
+        /// Header names lowercased, in order.
+        let headers: [(name: String, value: String)]
+        let body: [UInt8]
+
+        func header(_ name: String) -> String? { self.headers.first { $0.name == name.lowercased() }?.value }
+
+        /// Headers as a dictionary, without those that name the moment.
+        var stableHeaders: [String: String] {
+            Dictionary(self.headers.filter { $0.name != "date" }.map { ($0.name, $0.value) }, uniquingKeysWith: { $0 + ", " + $1 })
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Sends `requests` (request heads without the final blank line, e.g. `GET /x`, plus any header lines) in one
+    /// write on one connection to localhost:`port`, and reads one response per request. Every read is bounded by a
+    /// 20-second timeout.
+    static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String])]) throws -> [Response] {
+        let socket = try self.connect(port: port)
+        defer { close(socket) }
+        var text = ""
+        for request in requests {
+            text += "\(request.method) \(request.target) HTTP/1.1\r\nHost: localhost\r\n"
+            for line in request.headers { text += "\(line)\r\n" }
+            text += "\r\n"
+        }
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw Failure(description: "send failed: \(String(cString: strerror(errno)))") }
+            sent += count
+        }
+        var reader = Reader(socket: socket)
+        return try requests.map { request in try reader.response(bodyless: request.method == "HEAD") }
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo("localhost", String(port), &hints, &list) == 0 else { throw Failure(description: "cannot resolve localhost") }
+        defer { freeaddrinfo(list) }
+        var candidate = list
+        while let info = candidate {
+            let socket = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            if socket >= 0 {
+                var timeout = timeval(tv_sec: 20, tv_usec: 0)
+                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                if Glibc.connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return socket }
+                close(socket)
+            }
+            candidate = info.pointee.ai_next
+        }
+        throw Failure(description: "cannot connect to localhost:\(port)")
+    }
+
+    private struct Reader {
+        let socket: Int32
+        var buffer = [UInt8]()
+
+        mutating func fill() throws {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(self.socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw Failure(description: count == 0 ? "connection closed early" : "read timed out") }
+            self.buffer += chunk[..<count]
+        }
+
+        mutating func response(bodyless: Bool) throws -> Response {
+            let separator: [UInt8] = [13, 10, 13, 10]
+            var end: Int?
+            while end == nil {
+                end = self.buffer.indices.dropLast(3).first { Array(self.buffer[$0..<($0 + 4)]) == separator }
+                if end == nil { try self.fill() }
+            }
+            guard let headEnd = end, let head = String(bytes: self.buffer[..<headEnd], encoding: .utf8) else {
+                throw Failure(description: "unreadable head")
+            }
+            let lines = head.components(separatedBy: "\r\n")
+            guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+                throw Failure(description: "bad status line \(lines.first ?? "")")
+            }
+            let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            self.buffer.removeFirst(headEnd + 4)
+            let length = bodyless || status == 304 ? 0 : headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0
+            while self.buffer.count < length { try self.fill() }
+            let body = Array(self.buffer[..<length])
+            self.buffer.removeFirst(length)
+            return Response(status: status, headers: headers, body: body)
+        }
+    }
+}
