@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -143,5 +147,37 @@ struct HotPathTests {
             #expect(heads.last?.body == health.body)
             #expect(try Self.counter(port, "backdrop_cache_hot_hits_total") == 0)
         }
+    }
+
+    @Test func hotRendersAndOpenFilesStayBounded() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("render.bdc").path
+        let png = [UInt8](repeating: 7, count: OpenCacheFiles.minimumBytes)
+        FileManager.default.createFile(atPath: path, contents: Data(png))
+        let photo = try #require(try StockPhotoLibrary.load(folder: Fixtures.stockFolder).entries.first).photo
+        let files = OpenCacheFiles(limit: 3)
+        func render() -> CachedRender {
+            let file = files.adopt(open(path, O_RDONLY | O_CLOEXEC), payload: 0..<png.count)
+            return CachedRender(png: png, photo: photo, place: .unknown, created: HTTPTests.epoch, file: file)
+        }
+        #expect(files.adopt(open(path, O_RDONLY | O_CLOEXEC), payload: 0..<100) == nil, "too small to gain from sendfile")
+
+        let hot = HotRenders(limit: 2, clock: FixedClock(date: HTTPTests.epoch), windowSeconds: 900, geohashPrecision: 5,
+                             defaults: Settings().renderDefaults)
+        let window = TimeWindow(containing: HTTPTests.epoch, seconds: 900)
+        for blur in 1...3 {
+            hot.remember(render(), place: .unknown, window: window, spec: RenderSpec(size: .init(width: 640, height: 1136), style: .dark,
+                                                                                     blurHundredths: blur))
+        }
+        #expect(hot.count == 2, "bounded in number")
+        #expect(files.count == 2, "the files of forgotten renders are closed")
+        let full = (0..<3).map { _ in render() }
+        #expect(full.filter { $0.file != nil }.count == 1 && files.count == 3, "no file is opened past the table's limit")
+
+        let next = TimeWindow(containing: HTTPTests.epoch.addingTimeInterval(900), seconds: 900)
+        hot.remember(render(), place: .unknown, window: next, spec: Settings().renderDefaults)
+        #expect(hot.count == 0, "a new window drops the last one's renders (and this one got no file: the table is full)")
+        withExtendedLifetime(full) { #expect(files.count == 1) }
     }
 }

@@ -139,28 +139,3 @@ final class HotHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         head.headers.contains(name: "Transfer-Encoding") || head.headers["Content-Length"].contains { $0 != "0" }
     }
 }
-
-/// The first handler of the pipeline, so that what it writes goes to the socket as it is.
-final class SocketWriter: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = IOData
-    typealias OutboundOut = IOData
-
-    private var context: ChannelHandlerContext?
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-    }
-
-    /// Writes `data` to the socket (on the channel's event loop).
-    func write(_ data: IOData, promise: EventLoopPromise<Void>?) {
-        guard let context = self.context else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
-            return
-        }
-        context.write(self.wrapOutboundOut(data), promise: promise)
-    }
-}
