@@ -14,12 +14,11 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         if context.logger.logLevel <= .info {
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             var metadata: Logger.Metadata = [
                 "method": "\(request.method.rawValue)",
                 "path": "\(request.uri.path.prefix(200))",
                 "status": "\(response.status.code)",
-                "ms": "\((milliseconds * 10).rounded() / 10)",
+                "ms": "\(elapsed.loggedMilliseconds)",
             ]
             if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
             if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }

@@ -118,10 +118,9 @@ final class HotHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let elapsed = ContinuousClock.now - started
         self.metrics?.hotHit(status: Int(answer.status.code), duration: elapsed)
         if self.logger.logLevel <= .info {
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             self.logger.info("request", metadata: [
                 "method": "\(method.rawValue)", "path": "/background", "status": "\(answer.status.code)",
-                "ms": "\((milliseconds * 10).rounded() / 10)", "source": "\(answer.source)", "cell": "\(answer.cell)",
+                "ms": "\(elapsed.loggedMilliseconds)", "source": "\(answer.source)", "cell": "\(answer.cell)",
                 "answered": "connection",
             ])
         }
