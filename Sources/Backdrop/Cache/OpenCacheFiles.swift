@@ -35,9 +35,7 @@ public final class OpenCacheFiles: Sendable {
 
     /// A table sized from the process's open-file limit: a quarter of it, at most 4096.
     public static func sizedToDescriptorLimit() -> OpenCacheFiles {
-        var limit = rlimit()
-        let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1024
-        return OpenCacheFiles(limit: min(4096, soft / 4))
+        OpenCacheFiles(limit: min(4096, (DescriptorLimit.current ?? 1024) / 4))
     }
 
     public var count: Int { self.state.withLock { $0.open.count } }
@@ -85,13 +83,15 @@ public final class CachedFile: Sendable {
         self.table = table
     }
 
-    /// The payload as a region of a new descriptor for the same file, which the caller closes once written. Each
-    /// write needs its own: NIO refuses a file handle that another write is using.
-    public func region() -> FileRegion? {
+    /// The payload as a region of a new descriptor for the same file, closed when `written` completes: pass the
+    /// region to the write that completes it. Each write needs its own descriptor: NIO refuses a file handle that
+    /// another write is using.
+    public func region(closedWhen written: EventLoopFuture<Void>) -> FileRegion? {
         let copy = dup(self.descriptor)
         guard copy >= 0 else { return nil }
-        return FileRegion(fileHandle: NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy),
-                          readerIndex: self.payload.lowerBound, endIndex: self.payload.upperBound)
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
+        written.whenComplete { _ in try? handle.close() }
+        return FileRegion(fileHandle: handle, readerIndex: self.payload.lowerBound, endIndex: self.payload.upperBound)
     }
 
     deinit {

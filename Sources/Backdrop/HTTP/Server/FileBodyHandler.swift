@@ -40,14 +40,17 @@ final class FileBodyHandler: ChannelOutboundHandler, RemovableChannelHandler {
         case .body where self.replaced:
             promise?.succeed(())
         case .body(let bytes):
-            guard let file = self.pending, file.payload.count == bytes.readableBytes, let region = file.region() else {
+            guard let file = self.pending, file.payload.count == bytes.readableBytes else {
                 context.write(data, promise: promise)
+                return
+            }
+            let written = promise ?? context.eventLoop.makePromise()
+            guard let region = file.region(closedWhen: written.futureResult) else {
+                context.write(data, promise: written)  // no descriptor to spare: the bytes go instead
                 return
             }
             self.pending = nil
             self.replaced = true
-            let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
             context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: written)
             self.sent()
         case .end:

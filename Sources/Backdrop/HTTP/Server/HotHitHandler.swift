@@ -104,9 +104,8 @@ final class HotHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let channel = context.channel
         try? channel.syncOptions?.setOption(Self.cork, value: 1)
         let written = context.eventLoop.makePromise(of: Void.self)
-        if let region = answer.file?.region() {
+        if let region = answer.file?.region(closedWhen: written.futureResult) {
             self.socket.write(.byteBuffer(head), promise: nil)
-            written.futureResult.whenComplete { _ in try? region.fileHandle.close() }
             self.socket.write(.fileRegion(region), promise: written)
             self.metrics?.sentFromFile()
         } else {
