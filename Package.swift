@@ -22,11 +22,13 @@ let package = Package(
     targets: [
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
+        .systemLibrary(name: "CDeflate"),
         .target(
             name: "Backdrop",
             dependencies: [
                 "CJPEG",
                 "CPNG",
+                "CDeflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

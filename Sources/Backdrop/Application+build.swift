@@ -7,40 +7,38 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// Builds the service from settings. Collaborators can be passed in (tests use fixtures and a fixed clock).
+/// Assembles the service from settings; does no I/O itself. Reading the stock photos runs before the server starts,
+/// the disk cache's index rebuild and sweeps in a service. Collaborators can be passed in (tests use fixtures and a
+/// fixed clock); `middleware` goes in front of Backdrop's own, and sees every request and response.
 public func buildApplication(
     _ settings: Settings,
     photos: (any PhotoSource)? = nil,
     clock: any WallClock = SystemClock(),
     logger: Logger? = nil,
-    metrics: BackdropMetrics = BackdropMetrics()
+    metrics: BackdropMetrics = BackdropMetrics(),
+    middleware: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = []
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "backdrop")
     logger.logLevel = Logger.Level(rawValue: settings.server.logLevel.rawValue) ?? .info
 
-    let library = try StockPhotoLibrary.load(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits)
-    let stock = StockPhotoSource(library: library)
+    let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits)
     var services: [any Service] = []
-    var disk: DiskCache?
-    // Rendered files held open for sendfile: only with a disk cache, since they are its files.
-    let files = settings.cache.folder.isEmpty ? nil : OpenCacheFiles.sizedToDescriptorLimit()
-    if let files {
-        let cache = DiskCache(folder: URL(fileURLWithPath: settings.cache.folder), budgetBytes: settings.cache.maxMB << 20, clock: clock,
-                              logger: logger, metrics: metrics, files: files)
-        let entries = await cache.open()
+    let disk = settings.cache.folder.isEmpty ? nil : DiskCache(folder: URL(fileURLWithPath: settings.cache.folder),
+                                                               budgetBytes: settings.cache.maxMB << 20, clock: clock, logger: logger,
+                                                               metrics: metrics, openFiles: .sized(settings.cache.openFiles))
+    if let disk {
         let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
                                  maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
-        await cache.sweep(policy)
-        services.append(CacheSweeper(cache: cache, policy: policy, interval: .seconds(60)))
-        logger.info("disk cache ready", metadata: ["folder": "\(settings.cache.folder)", "entries": "\(entries)"])
-        disk = cache
+        services.append(CacheSweeper(cache: disk, policy: policy, interval: .seconds(60), logger: logger))
     }
-    let chosen: any PhotoSource
+    let source: any PhotoSource
+    let announcement: (level: Logger.Level, text: String)
     if let photos {
-        chosen = photos
+        source = photos
+        announcement = (.info, "serving photos from \(type(of: photos))")
     } else if settings.flickr.apiKey.isEmpty {
-        logger.warning("no Flickr API key configured: serving stock photos only", metadata: ["stockPhotos": "\(library.entries.count)"])
-        chosen = stock
+        source = stock
+        announcement = (.warning, "no Flickr API key configured: serving stock photos only")
     } else {
         let http = HTTPClient(
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
@@ -48,62 +46,47 @@ public func buildApplication(
                                  timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000))))
         )
         services.append(HTTPClientService(client: http))
-        let total = TimeAmount.milliseconds(Int64(settings.flickr.totalTimeoutSeconds * 1000))
-        chosen = FlickrPhotoSource(
-            settings: settings.flickr,
-            searcher: FlickrRESTClient(http: http, endpoint: settings.flickr.endpoint, apiKey: settings.flickr.apiKey, timeout: total,
-                                       allowedLicenses: settings.flickr.allowedLicenses),
-            downloader: ImageDownloader(http: http, policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
-                                        maxBytes: settings.flickr.maxDownloadMB << 20, timeout: total),
-            stock: stock,
-            store: disk,
-            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
-            clock: clock,
-            logger: logger,
-            metrics: metrics
-        )
-        logger.notice("serving Flickr photos near each place, stock photos as fallback", metadata: ["stockPhotos": "\(library.entries.count)"])
+        source = FlickrPhotoSource.make(settings: settings, http: http, stock: stock, store: disk, clock: clock, logger: logger, metrics: metrics)
+        announcement = (.notice, "serving Flickr photos near each place, stock photos as fallback")
     }
-    let photos = chosen
-    let renderer = Renderer(png: settings.render.png, limits: settings.images.limits, memoryBudget: settings.render.memoryCacheMB << 20,
-                            maxPendingRenders: settings.render.maxPending)
-    // Renders the connection answers by itself; they need open files, so a disk cache.
-    let hot = files.map { files in
-        HotRenders(limit: files.limit / 2, clock: clock, windowSeconds: settings.photos.windowSeconds,
-                   geohashPrecision: settings.photos.geohashPrecision, defaults: settings.renderDefaults)
-    }
-    let renders = RenderCache(memoryBudget: settings.cache.memoryMB << 20, disk: disk, clock: clock, metrics: metrics)
+    let renderer = Renderer(png: settings.render.png, limits: settings.images.limits,
+                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.maxPending)
+    let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let router = buildRouter(
         settings: settings,
-        background: BackgroundController(photos: photos, renderer: renderer, renders: renders, clock: clock,
+        background: BackgroundController(photos: source, renderer: renderer, renders: renders, clock: clock,
                                          geohashPrecision: settings.photos.geohashPrecision, windowSeconds: settings.photos.windowSeconds,
-                                         fallbackMaxAge: photos is StockPhotoSource ? nil : settings.cache.fallbackMaxAgeSeconds,
-                                         defaults: settings.renderDefaults, hot: hot),
-        health: HealthController(stockPhotoCount: library.entries.count),
-        metrics: metrics
+                                         fallbackMaxAge: source.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
+                                         defaults: settings.renderDefaults),
+        health: HealthController(stock: stock),
+        metrics: metrics,
+        middleware: middleware
     )
-    let serverName = "Backdrop"
-    var server = HTTPServerBuilder.http1()
-    if let files, let hot { server = .backdrop(files: files, hot: hot, metrics: metrics, serverName: serverName) }
-    return Application(
+    var app = Application(
         router: router,
-        server: server,
-        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: serverName),
+        server: .backdrop(configuration: .init(idleTimeout: .seconds(Int64(settings.server.idleTimeoutSeconds))), metrics: metrics),
+        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop"),
         services: services,
         logger: logger
     )
+    let log = logger
+    app.beforeServerStarts {
+        let library = try await stock.load()
+        for warning in settings.warnings { log.warning("\(warning)") }
+        log.log(level: announcement.level, "\(announcement.text)", metadata: ["stockPhotos": "\(library.entries.count)"])
+    }
+    return app
 }
 
-func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, metrics: BackdropMetrics) -> Router<BasicRequestContext> {
-    let routes: [String: [HTTPRequest.Method]] = [
-        "/background": [.get, .head], "/background.json": [.get, .head], "/health": [.get, .head], "/metrics": [.get, .head], "/": [.get, .head],
-        "/openapi.yaml": [.get, .head],
-    ]
+/// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
+func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, metrics: BackdropMetrics,
+                 middleware: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = []) -> Router<BasicRequestContext> {
     let router = Router(options: .autoGenerateHeadEndpoints)
+    for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
-        RequestLogMiddleware(metrics: metrics, routes: Set(routes.keys))
+        RequestLogMiddleware(metrics: metrics)
         ErrorMiddleware()
-        MethodNotAllowedMiddleware(routes: routes)
+        MethodNotAllowedMiddleware()
         FileMiddleware(settings.server.publicFolder, searchForIndexHtml: true)
     }
     background.addRoutes(to: router)

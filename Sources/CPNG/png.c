@@ -13,10 +13,6 @@ void bd_png_free(void *bytes) {
     free(bytes);
 }
 
-uint32_t bd_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
-    return libdeflate_crc32(crc, bytes, length);
-}
-
 typedef struct {
     char *error;
     size_t error_length;

@@ -50,7 +50,7 @@ struct CacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let size = Self.entry("a").encoded().count
         let cache = Self.cache(folder, budget: size * 3)
-        await cache.open()
+        await cache.rebuildIndex()
         for key in ["a", "b", "c"] { await cache.write(Self.entry(key)) }
         #expect(await cache.read("a") != nil)  // a is now more recent than b
         await cache.write(Self.entry("d"))
@@ -66,12 +66,12 @@ struct CacheTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = Self.cache(folder)
-        await first.open()
+        await first.rebuildIndex()
         for index in 0..<5 { await first.write(Self.entry("key-\(index)")) }
         try Data("half a file".utf8).write(to: folder.appendingPathComponent(".tmp-render-1234.bdc-99"))
         try Data("not ours".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         let second = Self.cache(folder)
-        #expect(await second.open() == 5)
+        #expect(await second.rebuildIndex() == 5)
         #expect(await second.read("key-3")?.payload == Self.entry("key-3").payload)
         #expect(!Self.files(folder).contains { $0.hasPrefix(".tmp-") })
         #expect(Self.files(folder).contains("notes.txt"))
@@ -81,10 +81,10 @@ struct CacheTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = Self.cache(folder)
-        await writer.open()
+        await writer.rebuildIndex()
         for index in 0..<10_000 { await writer.write(Self.entry("render/cell/\(index)", bytes: 16)) }
         let reader = Self.cache(folder)
-        #expect(await reader.open() == 10_000)
+        #expect(await reader.rebuildIndex() == 10_000)
         #expect(await reader.read("render/cell/9999") != nil)
     }
 
@@ -92,7 +92,7 @@ struct CacheTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = Self.cache(folder)
-        await cache.open()
+        await cache.rebuildIndex()
         await cache.write(Self.entry("flipped"))
         await cache.write(Self.entry("cut"))
         let flipped = folder.appendingPathComponent(DiskCache.fileName(for: "flipped", kind: .render))
@@ -105,7 +105,7 @@ struct CacheTests {
         let cut = folder.appendingPathComponent(DiskCache.fileName(for: "cut", kind: .render))
         let whole = try Data(contentsOf: cut)
         try whole.prefix(whole.count / 2).write(to: cut)
-        #expect(await Self.cache(folder).open() == 0)
+        #expect(await Self.cache(folder).rebuildIndex() == 0)
         #expect(!FileManager.default.fileExists(atPath: cut.path))
     }
 
@@ -115,7 +115,7 @@ struct CacheTests {
         let now = HTTPTests.epoch
         let window = TimeWindow(containing: now, seconds: 900).index
         let cache = Self.cache(folder, clock: FixedClock(date: now))
-        await cache.open()
+        await cache.rebuildIndex()
         await cache.write(Self.entry("render-now", window: window))
         await cache.write(Self.entry("render-before", window: window - 1))
         await cache.write(Self.entry("photo-old", kind: .photo, created: now.addingTimeInterval(-25 * 3600), window: window - 100))

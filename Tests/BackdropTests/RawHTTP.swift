@@ -48,7 +48,7 @@ enum RawHTTP {
         return try requests.map { request in try reader.response(bodyless: request.method == "HEAD") }
     }
 
-    private static func connect(port: Int) throws -> Int32 {
+    static func connect(port: Int) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
@@ -66,6 +66,22 @@ enum RawHTTP {
             candidate = info.pointee.ai_next
         }
         throw Failure(description: "cannot connect to localhost:\(port)")
+    }
+
+    static func close(_ socket: Int32) {
+        _ = Glibc.close(socket)
+    }
+
+    /// Everything the server sends until it closes the connection; fails if it does not within the read timeout.
+    static func readToEnd(_ socket: Int32) throws -> [UInt8] {
+        var received = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return received }
+            guard count > 0 else { throw Failure(description: "read timed out before the server closed the connection") }
+            received += chunk[..<count]
+        }
     }
 
     private struct Reader {

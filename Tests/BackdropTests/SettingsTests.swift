@@ -23,7 +23,18 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 39)  // server 4, photos 3, render 9, images 3, flickr 14, cache 6
+        #expect(keyCount == 41)  // server 5, photos 3, render 9, images 3, flickr 14, cache 7
+    }
+
+    @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
+        let settings = try Self.parse(#"{"render": {"memoryCacheMB": 100}, "cache": {"memoryMB": 50}}"#)
+        #expect(settings.render.preparedImagesMemoryMB == 100 && settings.cache.renderedImagesMemoryMB == 50)
+        #expect(settings.warnings.count == 2)
+        #expect(settings.warnings.contains { $0.contains("render.memoryCacheMB") && $0.contains("render.preparedImagesMemoryMB") })
+        #expect(settings.warnings.contains { $0.contains("cache.memoryMB") && $0.contains("cache.renderedImagesMemoryMB") })
+        #expect(try Self.parse(#"{"render": {"preparedImagesMemoryMB": 100}}"#).warnings.isEmpty)
+        let both = Self.configError(#"{"cache": {"memoryMB": 50, "renderedImagesMemoryMB": 60}}"#)
+        #expect(both?.key == "cache.memoryMB")
     }
 
     @Test func partialFilesTakeDefaults() throws {

@@ -1,4 +1,3 @@
-import CPNG
 import Foundation
 
 /// One cache file: a fixed header, the entry's key, JSON metadata and the payload, with a CRC-32 over all three,
@@ -121,8 +120,6 @@ struct CacheEntry: Sendable {
     }
 
     static func crc(_ bytes: some ContiguousBytes, _ start: UInt32) -> UInt32 {
-        bytes.withUnsafeBytes { raw in
-            bd_crc32(start, raw.bindMemory(to: UInt8.self).baseAddress, raw.count)
-        }
+        CRC32.checksum(bytes, continuing: start)
     }
 }

@@ -1,16 +1,15 @@
 import Foundation
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Entries on disk under one folder, bounded by a byte budget with least-recently-used eviction, all state owned here.
 ///
 /// Files are named by a hash of their key (no request string reaches a path) and written to a temporary file then
 /// renamed, so a reader never sees a partial file; each file carries its key and a CRC-32, and one that does not check
 /// out is deleted rather than served. When the disk fails (full, read-only, folder gone) the cache logs a warning at
 /// most once a minute, counts the error and lets the service run uncached until writes work again.
+///
+/// The actor runs on its own I/O thread (``DiskIOThread``): its file operations block that thread, never the
+/// cooperative pool or an event loop.
 public actor DiskCache {
     struct IndexEntry: Sendable {
         let kind: CacheEntry.Kind
@@ -26,62 +25,70 @@ public actor DiskCache {
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics?
-    /// Where render files read or written stay open for sending; nil keeps none open.
-    let files: OpenCacheFiles?
+    private let thread: DiskIOThread
+    /// Render files read or written stay open for `sendfile` within this budget; nil keeps none open.
+    let openFiles: OpenFileBudget?
     private var index = [String: IndexEntry]()
     private var bytesByKind = [CacheEntry.Kind: Int]()
     private var tick: UInt64 = 0
     private var failing = false
+    /// Whether ``rebuildIndex()`` has run: until then an entry missing from the index may still be on disk.
+    private var indexRebuilt = false
     private var lastWarning: Date?
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
+
     public init(folder: URL, budgetBytes: Int, clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil,
-                files: OpenCacheFiles? = nil) {
+                openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
         self.folder = folder
         self.budget = budgetBytes
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
-        self.files = files
+        self.openFiles = openFiles
+        self.thread = thread
     }
 
     public var entryCount: Int { self.index.count }
     public var totalBytes: Int { self.bytesByKind.values.reduce(0, +) }
     func bytes(of kind: CacheEntry.Kind) -> Int { self.bytesByKind[kind] ?? 0 }
 
-    /// Creates the folder if needed, removes temporary files left by an interrupted write, and rebuilds the index from
-    /// the entries' headers (the oldest counting as least recently used). Returns the entries indexed.
+    /// Creates the folder if needed, removes temporary files left by an interrupted write, and adds the entries found
+    /// there to the index (the oldest counting as least recently used; entries written since start stay as they are).
+    /// Returns the entries indexed. Runs once at start, in the background (``CacheSweeper``): until it has run, a key
+    /// missing from the index is looked up on disk by its file name.
     @discardableResult
-    public func open() -> Int {
-        self.index = [:]
-        self.bytesByKind = [:]
+    public func rebuildIndex() -> Int {
         do {
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         } catch {
             self.failed("open", "cannot create cache folder \(self.folder.path): \(error.localizedDescription)")
-            return 0
+            return self.index.count
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []
+        let indexed = Set(self.index.values.map(\.file))
         var found = [(String, CacheEntry.Header)]()
-        for name in names {
-            let path = self.folder.appendingPathComponent(name).path
+        for name in names where !indexed.contains(name) {
+            let path = self.path(name)
             if name.hasPrefix(".tmp-") {
-                unlink(path)
+                CacheFileIO.remove(path)
                 continue
             }
             guard name.hasSuffix(".bdc") else { continue }
-            guard let header = Self.readHeader(path), Self.fileName(for: header.key, kind: header.kind) == name,
-                  Self.fileSize(path) == header.fileSize
+            guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
+                  Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize
             else {
-                unlink(path)
+                CacheFileIO.remove(path)
                 continue
             }
             found.append((name, header))
         }
-        for (name, header) in found.sorted(by: { $0.1.created < $1.1.created }) {
+        for (name, header) in found.sorted(by: { $0.1.created < $1.1.created }) where self.index[header.key] == nil {
             self.tick += 1
             self.add(header.key, IndexEntry(kind: header.kind, file: name, size: header.fileSize, created: header.created,
                                             window: header.window, lastUse: self.tick))
         }
+        self.indexRebuilt = true
         self.evict()
         self.publishBytes()
         return self.index.count
@@ -92,45 +99,50 @@ public actor DiskCache {
         self.read(key, keepOpen: false)?.entry
     }
 
-    /// The entry for `key`, checked end to end, and the checked file kept open for sending its payload when the table
-    /// of open files takes it; a damaged entry is deleted.
+    /// The entry for `key`, checked end to end, and with `keepOpen` its file held open for sending the payload (when the
+    /// open-file budget allows); a damaged entry is deleted.
     func read(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
-        guard var item = self.index[key] else {
-            return nil
-        }
-        let path = self.folder.appendingPathComponent(item.file).path
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0, let bytes = Self.readAll(descriptor), let entry = CacheEntry.decode(bytes), entry.key == key else {
-            if descriptor >= 0 { close(descriptor) }
-            self.logger.warning("cache entry unreadable or corrupt: removed", metadata: ["kind": "\(item.kind.label)"])
-            self.metrics?.cacheError("read")
-            unlink(path)
-            self.drop(key)
-            self.publishBytes()
-            return nil
+        guard var item = self.index[key] else { return self.indexRebuilt ? nil : self.adoptUnindexed(key, keepOpen: keepOpen) }
+        let path = self.path(item.file)
+        guard let (bytes, descriptor) = CacheFileIO.readAll(path) else { return self.discard(key, item) }
+        guard let entry = CacheEntry.decode(bytes), entry.key == key else {
+            CacheFileIO.close(descriptor)
+            return self.discard(key, item)
         }
         self.tick += 1
         item.lastUse = self.tick
         self.index[key] = item
-        return (entry, self.keep(descriptor, payload: entry.payloadRange, if: keepOpen))
+        return (entry, self.keep(descriptor, entry: entry, if: keepOpen))
+    }
+
+    /// Deletes an entry that cannot be read or does not check out; it will be made again.
+    private func discard(_ key: String, _ item: IndexEntry) -> (entry: CacheEntry, file: CachedFile?)? {
+        self.logger.warning("cache entry unreadable or corrupt: removed", metadata: ["kind": "\(item.kind.label)"])
+        self.metrics?.cacheError("read")
+        CacheFileIO.remove(self.path(item.file))
+        self.drop(key)
+        self.publishBytes()
+        return nil
     }
 
     func contains(_ key: String) -> Bool { self.index[key] != nil }
 
     /// Writes `entry` atomically and evicts the least recently used entries beyond the budget. With `keepOpen`, returns
-    /// the written file open for sending its payload, when the table of open files takes it.
+    /// the written file held open for sending the payload (when the open-file budget allows).
     @discardableResult
     func write(_ entry: CacheEntry, keepOpen: Bool = false) -> CachedFile? {
         let name = Self.fileName(for: entry.key, kind: entry.kind)
         let bytes = entry.encoded()
         guard bytes.count <= self.budget else { return nil }
-        let final = self.folder.appendingPathComponent(name).path
-        var written = self.writeAtomically(bytes, name: name, to: final)
+        var written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
         if case .failure = written, (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
-            written = self.writeAtomically(bytes, name: name, to: final)  // the folder had vanished
+            written = CacheFileIO.writeAtomically(bytes, to: self.path(name))  // the folder had vanished
         }
-        guard case .success(let descriptor) = written else {
-            if case .failure(let problem) = written { self.failed("write", "cannot write cache entry: \(problem.message)") }
+        let descriptor: CInt
+        switch written {
+        case .success(let opened): descriptor = opened
+        case .failure(let problem):
+            self.failed("write", "cannot write cache entry: \(problem.message)")
             return nil
         }
         if self.failing {
@@ -143,34 +155,7 @@ public actor DiskCache {
                                        lastUse: self.tick))
         self.evict()
         self.publishBytes()
-        return self.keep(descriptor, payload: entry.payloadRange, if: keepOpen)
-    }
-
-    struct WriteProblem: Error {
-        let message: String
-        static var errno: Self { Self(message: String(cString: strerror(Glibc.errno))) }
-    }
-
-    /// Writes to a temporary file in the folder, then renames it into place; returns the written file, still open.
-    private func writeAtomically(_ bytes: [UInt8], name: String, to final: String) -> Result<CInt, WriteProblem> {
-        let temporary = self.folder.appendingPathComponent(".tmp-\(name)-\(UInt32.random(in: 0...UInt32.max))").path
-        let written = Self.writeFile(temporary, bytes).flatMap { descriptor in
-            if rename(temporary, final) == 0 { return .success(descriptor) }
-            let problem = WriteProblem.errno
-            close(descriptor)
-            return .failure(problem)
-        }
-        if case .failure = written { unlink(temporary) }
-        return written
-    }
-
-    /// Hands `descriptor` to the table of open files when asked to and one is configured, else closes it.
-    private func keep(_ descriptor: CInt, payload: Range<Int>, if wanted: Bool) -> CachedFile? {
-        guard wanted, let files = self.files else {
-            close(descriptor)
-            return nil
-        }
-        return files.adopt(descriptor, payload: payload)
+        return self.keep(descriptor, entry: entry, if: keepOpen)
     }
 
     /// Removes entries `isExpired` says are done with; returns how many.
@@ -178,7 +163,7 @@ public actor DiskCache {
     func sweep(_ isExpired: (CacheEntry.Kind, Date, Int64) -> Bool) -> Int {
         let expired = self.index.filter { isExpired($0.value.kind, $0.value.created, $0.value.window) }
         for (key, item) in expired {
-            unlink(self.folder.appendingPathComponent(item.file).path)
+            CacheFileIO.remove(self.path(item.file))
             self.drop(key)
         }
         if !expired.isEmpty { self.publishBytes() }
@@ -192,6 +177,35 @@ public actor DiskCache {
 
     // MARK: - internals
 
+    /// Hands `descriptor` to a ``CachedFile`` when asked to and the budget allows, else closes it.
+    private func keep(_ descriptor: CInt, entry: CacheEntry, if wanted: Bool) -> CachedFile? {
+        guard wanted, let openFiles = self.openFiles else {
+            CacheFileIO.close(descriptor)
+            return nil
+        }
+        return CachedFile.adopt(descriptor, payload: entry.payloadRange, budget: openFiles)
+    }
+
+    /// Before the index is rebuilt: the entry for `key` if its file is there and checks out, indexed from now on.
+    private func adoptUnindexed(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
+        guard let kind = CacheEntry.Kind.allCases.first(where: { key.hasPrefix("\($0.label)/") }) else { return nil }
+        let name = Self.fileName(for: key, kind: kind)
+        guard let (bytes, descriptor) = CacheFileIO.readAll(self.path(name)) else { return nil }
+        guard let entry = CacheEntry.decode(bytes), entry.key == key, entry.kind == kind else {
+            CacheFileIO.close(descriptor)
+            return nil
+        }
+        self.tick += 1
+        self.add(key, IndexEntry(kind: kind, file: name, size: bytes.count, created: entry.created, window: entry.window, lastUse: self.tick))
+        self.evict()
+        self.publishBytes()
+        return (entry, self.keep(descriptor, entry: entry, if: keepOpen))
+    }
+
+    private func path(_ name: String) -> String {
+        self.folder.appendingPathComponent(name).path
+    }
+
     private func add(_ key: String, _ item: IndexEntry) {
         self.index[key] = item
         self.bytesByKind[item.kind, default: 0] += item.size
@@ -203,7 +217,7 @@ public actor DiskCache {
 
     private func evict() {
         while self.totalBytes > self.budget, let oldest = self.index.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            unlink(self.folder.appendingPathComponent(oldest.value.file).path)
+            CacheFileIO.remove(self.path(oldest.value.file))
             self.drop(oldest.key)
             self.metrics?.cache(.eviction, kind: oldest.value.kind.label)
         }
@@ -225,58 +239,5 @@ public actor DiskCache {
 
     static func fileName(for key: String, kind: CacheEntry.Kind) -> String {
         "\(kind.label)-\(String(PhotoChoice.stableHash(key), radix: 16)).bdc"
-    }
-
-    private static func readHeader(_ path: String) -> CacheEntry.Header? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: CacheEntry.headerSize + 1024) else { return nil }
-        return CacheEntry.header([UInt8](data))
-    }
-
-    private static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
-    }
-
-    /// Writes `bytes` to a new file; returns it open for reading.
-    private static func writeFile(_ path: String, _ bytes: [UInt8]) -> Result<CInt, WriteProblem> {
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return .failure(.errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Glibc.write(descriptor, base + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let problem = WriteProblem.errno
-                close(descriptor)
-                return .failure(problem)
-            }
-            offset += written
-        }
-        return .success(descriptor)
-    }
-
-    /// The whole file behind `descriptor`, read from its start; nil if it cannot be read.
-    private static func readAll(_ descriptor: CInt) -> [UInt8]? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { return nil }
-        let size = Int(info.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let got = pread(descriptor, buffer.baseAddress.map { $0 + count }, size - count, off_t(count))
-                if got < 0, errno == EINTR { continue }
-                if got <= 0 {
-                    failed = true
-                    return
-                }
-                count += got
-            }
-        }
-        return failed ? nil : bytes
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Rendered backgrounds: recent ones in memory (served as they are, from their checked cache file when it is held
-/// open), all of them on disk when a disk cache is configured. Concurrent misses for one key render once.
+/// Rendered backgrounds: recent ones in memory (with their cache file held open for `sendfile` when the budget allows),
+/// all of them on disk when a disk cache is configured. Concurrent misses for one key render once.
 public struct RenderCache: Sendable {
     struct Meta: Codable {
         let photo: SourcePhoto

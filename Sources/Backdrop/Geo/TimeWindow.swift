@@ -28,12 +28,3 @@ public struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(self.index)" }
 }
 
-/// Where time comes from; tests pass a fixed clock.
-public protocol WallClock: Sendable {
-    func now() -> Date
-}
-
-public struct SystemClock: WallClock {
-    public init() {}
-    public func now() -> Date { Date() }
-}

@@ -12,8 +12,6 @@ public enum BackdropHeaders {
     public static let licenseURL = header("X-Backdrop-License-Url")
     public static let photoURL = header("X-Backdrop-Photo-Url")
     public static let cell = header("X-Backdrop-Cell")
-    /// Internal: names the open cache file holding the body; the connection sends that file and removes the header.
-    static let file = header(OpenCacheFiles.header)
 
     private static func header(_ name: String) -> HTTPField.Name {
         guard let field = HTTPField.Name(name) else { preconditionFailure("invalid header name \(name)") }

@@ -10,14 +10,12 @@ public struct BackgroundController: Sendable {
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int
-    /// `max-age` cap for fallbacks; nil when stock photos are the only source (then they are not standing in for anything).
+    /// `max-age` cap for fallbacks; nil when the source's fallbacks stand in for nothing better (stock photos alone).
     let fallbackMaxAge: Int?
     let defaults: RenderSpec
-    /// Where served renders are kept for the connection to answer repeats by itself; nil when it does not.
-    let hot: HotRenders?
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec, hot: HotRenders? = nil) {
+                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -26,12 +24,11 @@ public struct BackgroundController: Sendable {
         self.windowSeconds = windowSeconds
         self.fallbackMaxAge = fallbackMaxAge
         self.defaults = defaults
-        self.hot = hot
     }
 
     public func addRoutes(to router: Router<some RequestContext>) {
-        router.get("background", use: self.background)
-        router.get("background.json", use: self.backgroundInfo)
+        router.get(Route.background.routerPath, use: self.background)
+        router.get(Route.backgroundInfo.routerPath, use: self.backgroundInfo)
     }
 
     @Sendable func background(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -42,12 +39,11 @@ public struct BackgroundController: Sendable {
         let render = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
-        if !self.isCapped(render.photo) { self.hot?.remember(render, place: place, window: window, spec: query.spec) }
         if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
             return Response(status: .notModified, headers: headers)
         }
-        if let file = render.file { headers[BackdropHeaders.file] = String(file.id) }
+        if request.method == .get, let file = render.file { FileBodies.current?.offer(render.png, file: file) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.png))
     }
 

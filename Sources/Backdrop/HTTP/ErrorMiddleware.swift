@@ -21,15 +21,3 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Answers 405 with `Allow` for a known path asked with a method it does not serve (the router would say 404).
-struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
-    let routes: [String: [HTTPRequest.Method]]
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let methods = self.routes[request.uri.path], !methods.contains(request.method) {
-            throw APIError(status: .methodNotAllowed, message: "\(request.method.rawValue) is not allowed here",
-                           headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
-        }
-        return try await next(request, context)
-    }
-}

@@ -3,10 +3,11 @@ import Hummingbird
 
 /// `GET /health`: liveness for load balancers and container health checks.
 public struct HealthController: Sendable {
-    let stockPhotoCount: Int
+    /// The stock photos, counted at each request (they are loaded before the server starts).
+    let stock: StockPhotoSource
 
-    public init(stockPhotoCount: Int) {
-        self.stockPhotoCount = stockPhotoCount
+    public init(stock: StockPhotoSource) {
+        self.stock = stock
     }
 
     struct Body: Codable {
@@ -16,12 +17,8 @@ public struct HealthController: Sendable {
     }
 
     public func addRoutes(to router: Router<some RequestContext>) {
-        router.get("health") { _, _ in
-            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stockPhotoCount))
+        router.get(Route.health.routerPath) { _, _ in
+            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stock.library.entries.count))
         }
     }
-}
-
-public enum Backdrop {
-    public static let version = "0.1.0"
 }

@@ -5,7 +5,7 @@ struct MetricsController: Sendable {
     let metrics: BackdropMetrics
 
     func addRoutes(to router: Router<some RequestContext>) {
-        router.get("metrics") { _, _ in
+        router.get(Route.metrics.routerPath) { _, _ in
             let text = self.metrics.exposition()
             return Response(
                 status: .ok,

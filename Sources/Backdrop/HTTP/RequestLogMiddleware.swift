@@ -5,8 +5,6 @@ import Logging
 /// photo source and geohash cell when the response names them.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: BackdropMetrics?
-    /// Routes named in metrics; anything else counts as "other", so unknown paths cannot grow the label set.
-    let routes: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -24,8 +22,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
             context.logger.info("request", metadata: metadata)
         }
-        let path = request.uri.path
-        self.metrics?.request(route: self.routes.contains(path) ? path : "other", status: Int(response.status.code), duration: elapsed)
+        self.metrics?.request(route: Route.label(for: request.uri.path), status: Int(response.status.code), duration: elapsed)
         return response
     }
 }

@@ -1,43 +1,5 @@
 import CPNG
 
-/// PNG output settings. PNG encoding dominates a render, so both the encoder and its level are settings.
-public struct PNGOptions: Sendable, Equatable {
-    public enum Encoder: String, Sendable, CaseIterable {
-        /// libpng's writer with zlib.
-        case libpng
-        /// Backdrop's writer: the same filtered rows, compressed in one pass by libdeflate.
-        case libdeflate
-    }
-
-    public enum Filter: String, Sendable, CaseIterable {
-        case none, sub, up, average, paeth, adaptive
-
-        var c: bd_png_filter {
-            switch self {
-            case .none: BD_PNG_FILTER_NONE
-            case .sub: BD_PNG_FILTER_SUB
-            case .up: BD_PNG_FILTER_UP
-            case .average: BD_PNG_FILTER_AVERAGE
-            case .paeth: BD_PNG_FILTER_PAETH
-            case .adaptive: BD_PNG_FILTER_ADAPTIVE
-            }
-        }
-    }
-
-    public var encoder: Encoder
-    /// zlib 0-9 for libpng, 0-12 for libdeflate.
-    public var level: Int
-    public var filter: Filter
-
-    public init(encoder: Encoder = .libdeflate, level: Int = 1, filter: Filter = .up) {
-        self.encoder = encoder
-        self.level = level
-        self.filter = filter
-    }
-
-    public var levelRange: ClosedRange<Int> { self.encoder == .libpng ? 0...9 : 0...12 }
-}
-
 public enum PNGEncoder {
     public static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> [UInt8] {
         try self.encode(image, blendingWith: nil, hundredths: 0, options: options)

@@ -9,6 +9,8 @@ public struct StockPhotoLibrary: Sendable {
         public let file: URL
         public let size: PixelSize
         public let photo: SourcePhoto
+        /// The PNG file's bytes, read once at start (the nine shipped photos take a few megabytes).
+        public let bytes: [UInt8]
     }
 
     public let entries: [Entry]
@@ -25,7 +27,7 @@ public struct StockPhotoLibrary: Sendable {
             throw StockPhotoError("stock photo folder \(folder.path) does not exist")
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        var best = [Int: (url: URL, size: PixelSize)]()
+        var best = [Int: (url: URL, size: PixelSize, bytes: [UInt8])]()
         for name in names.sorted() {
             guard let number = self.photoNumber(fileName: name) else { continue }
             let url = folder.appendingPathComponent(name)
@@ -43,7 +45,7 @@ public struct StockPhotoLibrary: Sendable {
             }
             let size = PixelSize(width: image.width, height: image.height)
             if let current = best[number], current.size.pixelCount >= size.pixelCount { continue }
-            best[number] = (url, size)
+            best[number] = (url, size, bytes)
         }
         guard !best.isEmpty else {
             throw StockPhotoError("no stock photos in \(folder.path): expected files named NNN-StockPhoto-320x568.png or NNN-StockPhoto-320x568@2x.png")
@@ -59,7 +61,7 @@ public struct StockPhotoLibrary: Sendable {
                 throw StockPhotoError("stock photo \(found.url.lastPathComponent) has no row \(String(format: "%03d", number)) in \(creditsURL.path)")
             }
             let photo = SourcePhoto(id: String(format: "stock-%03d", number), origin: .stock, attribution: attribution)
-            return Entry(number: number, file: found.url, size: found.size, photo: photo)
+            return Entry(number: number, file: found.url, size: found.size, photo: photo, bytes: found.bytes)
         }
         return StockPhotoLibrary(entries: entries)
     }
@@ -72,10 +74,4 @@ public struct StockPhotoLibrary: Sendable {
         guard digits.count == 3, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
         return Int(digits)
     }
-}
-
-/// Why the stock photo folder cannot be used.
-public struct StockPhotoError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,22 +1,61 @@
 import Foundation
+import NIOPosix
+import Synchronization
 
 /// Serves the stock photo library: one photo per place and window.
-public struct StockPhotoSource: PhotoSource {
-    public let library: StockPhotoLibrary
+///
+/// The library is read before the server starts (``load()``, on NIO's thread pool: it reads and decodes every photo
+/// to check it) and kept in memory, so serving a stock photo touches no disk.
+public final class StockPhotoSource: PhotoSource {
+    public let folder: URL
+    let limits: DecodeLimits
+    private let loaded: Mutex<StockPhotoLibrary?>
 
-    public init(library: StockPhotoLibrary) {
-        self.library = library
+    /// A source whose library ``load()`` reads from `folder`.
+    public init(folder: URL, limits: DecodeLimits = .init()) {
+        self.folder = folder
+        self.limits = limits
+        self.loaded = Mutex(nil)
     }
 
+    /// A source serving an already loaded library.
+    public init(library: StockPhotoLibrary) {
+        self.folder = library.entries.first?.file.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
+        self.limits = .init()
+        self.loaded = Mutex(library)
+    }
+
+    /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does.
+    @discardableResult
+    public func load() async throws -> StockPhotoLibrary {
+        if let library = self.loaded.withLock({ $0 }) { return library }
+        let (folder, limits) = (self.folder, self.limits)
+        let library = try await NIOThreadPool.singleton.runIfActive { try StockPhotoLibrary.load(folder: folder, limits: limits) }
+        self.loaded.withLock { $0 = library }
+        return library
+    }
+
+    /// The loaded library (empty before ``load()``).
+    public var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
+
+    /// Stock photos alone are not standing in for anything: their answers are cached for the whole window.
+    public var substitutesFallbacks: Bool { false }
+
     public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
-        self.library.entries[PhotoChoice.index(place: place, window: window, count: self.library.entries.count)].photo
+        let entries = try self.loadedEntries()
+        return entries[PhotoChoice.index(place: place, window: window, count: entries.count)].photo
     }
 
     public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
-        guard let entry = self.library.entries.first(where: { $0.photo.id == photo.id }) else {
+        guard let entry = try self.loadedEntries().first(where: { $0.photo.id == photo.id }) else {
             throw StockPhotoError("unknown stock photo \(photo.id)")
         }
-        let bytes = try [UInt8](Data(contentsOf: entry.file))
-        return EncodedImage(bytes: bytes, variant: entry.size.description)
+        return EncodedImage(bytes: entry.bytes, variant: entry.size.description)
+    }
+
+    private func loadedEntries() throws -> [StockPhotoLibrary.Entry] {
+        let entries = self.library.entries
+        guard !entries.isEmpty else { throw StockPhotoError("stock photos in \(self.folder.path) are not loaded") }
+        return entries
     }
 }

@@ -19,6 +19,3 @@ public actor RenderGate {
         return try await self.pool.runIfActive(work)
     }
 }
-
-/// More render work is queued than the gate allows.
-public struct RenderBusy: Error {}

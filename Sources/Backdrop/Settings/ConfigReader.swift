@@ -69,6 +69,17 @@ struct ConfigReader {
         }
     }
 
+    /// The key to read for a setting renamed from `old` to `new`: `old` while only it is given (accepted for one release,
+    /// with a warning naming the new key), else `new`. Giving both is an error.
+    mutating func renamed(_ old: String, to new: String, warnings: inout [String]) throws -> String {
+        guard self.object[old] != nil else { return new }
+        guard self.object[new] == nil else {
+            throw ConfigError(key: self.name(old), "is the old name of \(self.name(new)); give only \(self.name(new))")
+        }
+        warnings.append("configuration key \(self.name(old)) is deprecated: use \(self.name(new)) (the old name is accepted until the next release)")
+        return old
+    }
+
     /// Fails on the first key of this object that was never read.
     func rejectUnknownKeys() throws {
         if let unknown = self.object.keys.sorted().first(where: { !self.used.contains($0) }) {

@@ -47,6 +47,7 @@ extension Settings {
             settings.server.port = try section.int("port", default: settings.server.port, in: 0...65535)
             settings.server.publicFolder = try section.string("publicFolder", default: settings.server.publicFolder, allowEmpty: false)
             settings.server.logLevel = try section.choice("logLevel", default: settings.server.logLevel)
+            settings.server.idleTimeoutSeconds = try section.int("idleTimeoutSeconds", default: settings.server.idleTimeoutSeconds, in: 1...3600)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("photos") {
@@ -66,7 +67,8 @@ extension Settings {
             settings.render.png.encoder = try section.choice("pngEncoder", default: settings.render.png.encoder)
             settings.render.png.level = try section.int("pngLevel", default: settings.render.png.level, in: settings.render.png.levelRange)
             settings.render.png.filter = try section.choice("pngFilter", default: settings.render.png.filter)
-            settings.render.memoryCacheMB = try section.int("memoryCacheMB", default: settings.render.memoryCacheMB, in: 0...65536)
+            let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB", warnings: &settings.warnings)
+            settings.render.preparedImagesMemoryMB = try section.int(prepared, default: settings.render.preparedImagesMemoryMB, in: 0...65536)
             settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 1...10000)
             try section.rejectUnknownKeys()
         }
@@ -105,7 +107,9 @@ extension Settings {
             settings.cache.maxMB = try section.int("maxMB", default: settings.cache.maxMB, in: 1...1_048_576)
             settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
             settings.cache.fallbackMaxAgeSeconds = try section.int("fallbackMaxAgeSeconds", default: settings.cache.fallbackMaxAgeSeconds, in: 0...86400)
-            settings.cache.memoryMB = try section.int("memoryMB", default: settings.cache.memoryMB, in: 0...65536)
+            let rendered = try section.renamed("memoryMB", to: "renderedImagesMemoryMB", warnings: &settings.warnings)
+            settings.cache.renderedImagesMemoryMB = try section.int(rendered, default: settings.cache.renderedImagesMemoryMB, in: 0...65536)
+            settings.cache.openFiles = try section.int("openFiles", default: settings.cache.openFiles, in: 0...65536)
             try section.rejectUnknownKeys()
         }
         try root.rejectUnknownKeys()

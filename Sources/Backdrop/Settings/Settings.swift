@@ -7,6 +7,8 @@ public struct Settings: Sendable, Equatable {
         public var port = 8080
         public var publicFolder = "Public"
         public var logLevel = LogLevelSetting.info
+        /// How long a connection may sit idle (between requests, or before its first) before it is closed.
+        public var idleTimeoutSeconds = 60
     }
 
     public struct Photos: Sendable, Equatable {
@@ -22,8 +24,8 @@ public struct Settings: Sendable, Equatable {
         public var blur = 1.0
         public var style = EffectStyle.light
         public var png = PNGOptions()
-        /// Bytes of prepared (cropped + effect) images kept in memory.
-        public var memoryCacheMB = 256
+        /// Prepared images (cover-cropped photos and their light-effect copies) kept in memory; formerly `memoryCacheMB`.
+        public var preparedImagesMemoryMB = 256
         /// Renders waiting or running at once before requests get 503.
         public var maxPending = 512
     }
@@ -73,8 +75,10 @@ public struct Settings: Sendable, Equatable {
         public var maxStaleHours = 24
         /// `max-age` for stock and stale fallbacks, so that clients come back for the real photo soon.
         public var fallbackMaxAgeSeconds = 60
-        /// Rendered PNGs kept in memory for the hot path.
-        public var memoryMB = 128
+        /// Rendered (encoded) images kept in memory, in front of the disk cache; formerly `memoryMB`.
+        public var renderedImagesMemoryMB = 128
+        /// Rendered images' cache files held open for `sendfile` at most (each takes a descriptor).
+        public var openFiles = 1024
     }
 
     public var server = Server()
@@ -83,6 +87,8 @@ public struct Settings: Sendable, Equatable {
     public var images = Images()
     public var flickr = Flickr()
     public var cache = Cache()
+    /// What reading the configuration found worth saying (old key names, for instance), to be logged at start.
+    public var warnings: [String] = []
 
     public init() {}
 
@@ -90,8 +96,4 @@ public struct Settings: Sendable, Equatable {
         RenderSpec(size: PixelSize(width: self.render.width, height: self.render.height), style: self.render.style,
                    blurHundredths: Int((self.render.blur * 100).rounded()))
     }
-}
-
-public enum LogLevelSetting: String, Sendable, CaseIterable {
-    case trace, debug, info, notice, warning, error, critical
 }

@@ -12,9 +12,6 @@ public struct BackdropMetrics: Sendable {
     private let requestMetrics = Handles()
     /// Responses whose body went out from a cache file with `sendfile`.
     private let fileBodies: CoreMetrics.Counter
-    /// Renders answered at the connection (``HotRenders``), also counted as requests and cache hits.
-    private let hotHits: CoreMetrics.Counter
-    private let renderHits: CoreMetrics.Counter
 
     private final class Handles: Sendable {
         let byKey = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
@@ -32,14 +29,6 @@ public struct BackdropMetrics: Sendable {
         self.registry = registry
         self.factory = factory
         self.fileBodies = Counter(label: "backdrop.responses.sendfile.total", factory: factory)
-        self.hotHits = Counter(label: "backdrop.cache.hot.hits.total", factory: factory)
-        self.renderHits = Counter(label: "backdrop.cache.hits.total", dimensions: [("kind", "render")], factory: factory)
-    }
-
-    func hotHit(status: Int, duration: Duration) {
-        self.hotHits.increment()
-        self.renderHits.increment()
-        self.request(route: "/background", status: status, duration: duration)
     }
 
     func sentFromFile() {

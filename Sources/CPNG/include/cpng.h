@@ -40,7 +40,4 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
 
 void bd_png_free(void *bytes);
 
-/// CRC-32 (as in PNG and zlib) of `length` bytes, continuing from `crc` (0 to start).
-uint32_t bd_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
-
 #endif

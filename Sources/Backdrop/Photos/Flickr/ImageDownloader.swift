@@ -2,34 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// Fetches photo bytes. The seam tests can replace.
-public protocol ImageDownloading: Sendable {
-    /// Throws `DownloadError`.
-    func download(_ url: String) async throws -> [UInt8]
-}
-
-/// Why a download failed.
-public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The URL, a redirect or the host's address is not allowed.
-        case refused
-        /// Over the size cap, or not a JPEG.
-        case unacceptable
-        /// Network errors, timeouts, HTTP errors.
-        case failed
-    }
-
-    public let kind: Kind
-    public let message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = String(message.prefix(200))
-    }
-
-    public var description: String { self.message }
-}
-
 /// Downloads from allowed hosts only, following at most three redirects (each checked again), streaming the
 /// body under a size cap, within one deadline for the whole exchange, and accepting only JPEG.
 public struct ImageDownloader: ImageDownloading {

@@ -1,22 +1,5 @@
 import Foundation
 
-/// What the Flickr source keeps on disk: each cell's chosen photo (so a restart keeps the photo and makes no new
-/// search in the window, and so an expired one can stand in when Flickr fails) and the downloaded source JPEGs.
-public protocol PhotoStore: Sendable {
-    /// The last photo chosen for `cell`, with the window it was chosen in and when.
-    func storedPhoto(cell: String) async -> StoredPhoto?
-    func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async
-    /// A downloaded size of a photo; with `variant` nil, the largest size stored.
-    func sourceImage(photoID: String, variant: String?) async -> [UInt8]?
-    func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async
-}
-
-public struct StoredPhoto: Sendable {
-    public let photo: SourcePhoto
-    public let window: Int64
-    public let created: Date
-}
-
 extension DiskCache: PhotoStore {
     private static func photoKey(_ cell: String) -> String { "photo/\(cell)" }
     private static func sourceKey(_ photoID: String, _ variant: String) -> String { "source/\(photoID)/\(variant)" }

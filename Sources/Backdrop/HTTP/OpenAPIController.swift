@@ -12,7 +12,7 @@ struct OpenAPIController: Sendable {
 
     func addRoutes(to router: Router<some RequestContext>) {
         guard let document else { return }
-        router.get("openapi.yaml") { _, _ in
+        router.get(Route.openAPI.routerPath) { _, _ in
             Response(status: .ok,
                      headers: [.contentType: "application/yaml; charset=utf-8", .contentLength: String(document.readableBytes), .cacheControl: "no-cache"],
                      body: .init(byteBuffer: document))

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The blocking file operations of the disk cache. They run on the cache's own I/O thread (``DiskIOThread``), never
+/// on Swift's cooperative pool.
+enum CacheFileIO {
+    struct Problem: Error {
+        let message: String
+        static var errno: Self { Self(message: String(cString: strerror(currentErrno()))) }
+    }
+
+    private static func currentErrno() -> Int32 {
+        #if canImport(Darwin)
+        Darwin.errno
+        #elseif canImport(Musl)
+        Musl.errno
+        #else
+        Glibc.errno
+        #endif
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that readers never see part of it.
+    /// Returns the file still open for reading.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) -> Result<CInt, Problem> {
+        let temporary = (path as NSString).deletingLastPathComponent + "/.tmp-\((path as NSString).lastPathComponent)-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .failure(.errno) }
+        var offset = 0
+        var failure: Problem?
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return write(descriptor, base + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if self.currentErrno() == EINTR { continue }
+                failure = .errno
+                break
+            }
+            offset += written
+        }
+        if failure == nil, rename(temporary, path) != 0 { failure = .errno }
+        if let failure {
+            close(descriptor)
+            unlink(temporary)
+            return .failure(failure)
+        }
+        return .success(descriptor)
+    }
+
+    /// The whole file at `path` and the file, still open; nil if it cannot be read.
+    static func readAll(_ path: String) -> (bytes: [UInt8], descriptor: CInt)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard let bytes = self.readAll(descriptor: descriptor) else {
+            close(descriptor)
+            return nil
+        }
+        return (bytes, descriptor)
+    }
+
+    private static func readAll(descriptor: CInt) -> [UInt8]? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { return nil }
+        let size = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let got = pread(descriptor, buffer.baseAddress.map { $0 + count }, size - count, off_t(count))
+                if got < 0, self.currentErrno() == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    return
+                }
+                count += got
+            }
+        }
+        return failed ? nil : bytes
+    }
+
+    /// Up to `count` bytes from the start of the file at `path`.
+    static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var got = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            while filled < count {
+                let read = pread(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(filled))
+                if read < 0, self.currentErrno() == EINTR { continue }
+                if read <= 0 { break }
+                filled += read
+            }
+            got = filled
+        }
+        return got > 0 ? bytes : nil
+    }
+
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    static func close(_ descriptor: CInt) {
+        #if canImport(Darwin)
+        _ = Darwin.close(descriptor)
+        #elseif canImport(Musl)
+        _ = Musl.close(descriptor)
+        #else
+        _ = Glibc.close(descriptor)
+        #endif
+    }
+}

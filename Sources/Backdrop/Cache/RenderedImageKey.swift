@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Identifies one rendered output: built from validated, normalised parameters only.
+public struct RenderedImageKey: Sendable, Hashable {
+    public let place: Place
+    public let window: TimeWindow
+    public let photo: SourcePhoto
+    public let spec: RenderSpec
+
+    public init(place: Place, window: TimeWindow, photo: SourcePhoto, spec: RenderSpec) {
+        self.place = place
+        self.window = window
+        self.photo = photo
+        self.spec = spec
+    }
+
+    // A photo is identified by its id (and whether it stands in stale); hashing its whole attribution each request is waste.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.place == b.place && a.window == b.window && a.photo.id == b.photo.id && a.photo.stale == b.photo.stale && a.spec == b.spec
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.place)
+        hasher.combine(self.window.index)
+        hasher.combine(self.photo.id)
+        hasher.combine(self.spec)
+    }
+
+    /// The disk cache key: a geohash, numbers, values from fixed sets, and a photo id of digits (checked when parsed).
+    var diskKey: String {
+        "render/\(self.place.key)/\(self.window.index)/\(self.photo.id)/\(self.spec.size)/\(self.spec.style.rawValue)/\(self.spec.blurHundredths)/png"
+    }
+}

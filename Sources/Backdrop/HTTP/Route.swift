@@ -1,0 +1,31 @@
+import Hummingbird
+
+/// Every path Backdrop answers, with the methods it serves there: the router's handlers, the 405s with `Allow` and the
+/// metric labels all come from this one table.
+enum Route: String, CaseIterable, Sendable {
+    case background = "/background"
+    case backgroundInfo = "/background.json"
+    case health = "/health"
+    case metrics = "/metrics"
+    case openAPI = "/openapi.yaml"
+    /// The demo page, served from the public folder (as is any file there).
+    case root = "/"
+
+    /// Every route is read-only: `HEAD` is answered wherever `GET` is.
+    var methods: [HTTPRequest.Method] { [.get, .head] }
+
+    var path: String { self.rawValue }
+
+    /// The path as the router matches it.
+    var routerPath: RouterPath { RouterPath(self.rawValue) }
+
+    /// The route a request path names, if any.
+    init?(path: String) {
+        self.init(rawValue: path)
+    }
+
+    /// The metric label for a request path: its route, or "other", so that unknown paths cannot grow the label set.
+    static func label(for path: String) -> String {
+        Route(path: path)?.path ?? "other"
+    }
+}

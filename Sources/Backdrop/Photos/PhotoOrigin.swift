@@ -1,0 +1,4 @@
+public enum PhotoOrigin: String, Sendable, Hashable, Codable {
+    case stock
+    case flickr
+}

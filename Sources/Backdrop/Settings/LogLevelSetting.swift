@@ -1,0 +1,5 @@
+import Foundation
+
+public enum LogLevelSetting: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+}

@@ -1,0 +1,2 @@
+// libdeflate's checksums (its compressor is used by the PNG writer in CPNG).
+#include <libdeflate.h>

@@ -1,0 +1,159 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// The real server on loopback, through a raw socket: what only a connection shows (pipelining, HEAD bodies on the
+/// wire, the router's middleware seeing every answer, the HTTP/1 channel's configuration).
+@Suite("A live server on loopback", .serialized)
+struct LiveServerTests {
+    static let paris = "/background?lat=48.8566&lon=2.3522&blur=0.5"
+    static let lisbon = "/background?lat=38.72&lon=-9.14&blur=0.5"
+
+    /// Every response a router middleware saw: method, path and status.
+    final class Seen: Sendable {
+        fileprivate let responses = Mutex<[(method: String, path: String, status: Int)]>([])
+        var all: [(method: String, path: String, status: Int)] { self.responses.withLock { $0 } }
+        var witness: Witness { Witness(seen: self) }
+    }
+
+    /// A middleware added to the router, as CORS or tracing would be, that records what it sees.
+    struct Witness: RouterMiddleware {
+        typealias Context = BasicRequestContext
+        let seen: Seen
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            let response = try await next(request, context)
+            self.seen.responses.withLock { $0.append((request.method.rawValue, request.uri.path, Int(response.status.code))) }
+            return response
+        }
+    }
+
+    static func withLiveApp(clock: any WallClock = FixedClock(date: HTTPTests.epoch), seen: Seen = Seen(),
+                            configure: (inout Settings) -> Void = { _ in },
+                            _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var settings = HTTPTests.settings()
+        settings.cache.folder = folder.path
+        configure(&settings)
+        let app = try await buildApplication(settings, clock: clock, middleware: [seen.witness])
+        try await app.test(.live) { client in
+            try await test(try #require(client.port), folder)
+        }
+    }
+
+    static func get(_ port: Int, _ target: String, method: String = "GET", _ headers: String...) throws -> RawHTTP.Response {
+        try #require(try RawHTTP.exchange(port: port, [(method, target, headers)]).first)
+    }
+
+    /// A counter's value from `/metrics`.
+    static func counter(_ port: Int, _ name: String) throws -> Int {
+        let text = String(decoding: try self.get(port, "/metrics").body, as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
+        return line.flatMap { Int(Double($0.split(separator: " ")[1]) ?? -1) } ?? 0
+    }
+
+    @Test func aMiddlewareAddedToTheRouterSeesEveryBackgroundResponse() async throws {
+        let seen = Seen()
+        try await Self.withLiveApp(seen: seen) { port, _ in
+            let first = try Self.get(port, Self.paris)
+            let etag = try #require(first.header("etag"))
+            var statuses = [first.status]
+            // Repeats (cache hits), HEAD, conditional requests, pipelined ones and errors: each one is seen.
+            statuses.append(try Self.get(port, Self.paris).status)
+            statuses.append(try Self.get(port, Self.paris, method: "HEAD").status)
+            statuses.append(try Self.get(port, Self.paris, "If-None-Match: \(etag)").status)
+            statuses.append(try Self.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
+            statuses.append(try Self.get(port, "\(Self.paris)&blur=2").status)
+            statuses.append(try Self.get(port, Self.paris, method: "POST").status)
+            let pipelined = try RawHTTP.exchange(port: port, [
+                ("GET", Self.paris, []), ("HEAD", Self.lisbon, []), ("GET", Self.paris, ["If-None-Match: \(etag)"]),
+            ])
+            statuses += pipelined.map(\.status)
+            #expect(statuses == [200, 200, 200, 304, 304, 400, 405, 200, 200, 304])
+            let background = seen.all.filter { $0.path == "/background" }
+            #expect(background.map(\.status) == statuses)
+            #expect(background.map(\.method) == ["GET", "GET", "HEAD", "GET", "HEAD", "GET", "POST", "GET", "HEAD", "GET"])
+        }
+    }
+
+    @Test func cachedBodiesAreSentFromTheirFilesByteForByte() async throws {
+        try await Self.withLiveApp { port, folder in
+            let first = try Self.get(port, Self.paris)
+            let repeated = try Self.get(port, Self.paris)
+            #expect(first.status == 200 && repeated.body == first.body)
+            #expect(try PNGDecoder.decode(repeated.body).width == 640)
+            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 2, "the written file, then the held one")
+            // The open file outlives its entry: with the folder emptied (a sweep, an eviction), it still sends the same bytes.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+            #expect(try Self.get(port, Self.paris).body == first.body)
+            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+            // Small bodies are written from memory: one write beats a write and a sendfile.
+            let small = try Self.get(port, "\(Self.paris)&width=40&height=40")
+            #expect(small.status == 200 && small.body.count < OpenFileBudget.minimumPayload)
+            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await Self.withLiveApp { port, _ in
+            _ = try Self.get(port, Self.paris)
+            let responses = try RawHTTP.exchange(port: port, [
+                ("HEAD", Self.paris, []), ("GET", Self.lisbon, []), ("HEAD", Self.paris, []), ("GET", "/background?lat=91", []),
+                ("GET", Self.paris, []),
+            ])
+            #expect(responses.map(\.status) == [200, 200, 200, 400, 200])
+            let lisbon = Geohash(latitude: 38.72, longitude: -9.14, precision: 5).value
+            #expect(responses.map { $0.header("x-backdrop-cell") } == ["u09tv", lisbon, "u09tv", nil, "u09tv"])
+            #expect(responses[0].body.isEmpty && responses[2].body.isEmpty && !responses[4].body.isEmpty)
+            #expect(responses[0].header("content-length") == String(responses[4].body.count))
+        }
+    }
+
+    @Test func repeatsAreByteForByteAndANewWindowGetsANewPhoto() async throws {
+        let clock = MovableClock(HTTPTests.epoch)
+        try await Self.withLiveApp(clock: clock) { port, _ in
+            let first = try Self.get(port, Self.paris)
+            let repeated = try Self.get(port, Self.paris)
+            #expect(repeated.body == first.body && repeated.stableHeaders == first.stableHeaders)
+            #expect(first.header("date") != nil && first.header("server") == "Backdrop")
+            clock.advance(900)
+            let next = try Self.get(port, Self.paris)
+            #expect(next.header("x-backdrop-photo-id") != first.header("x-backdrop-photo-id"))
+            #expect(next.header("cache-control") == "public, max-age=700")
+        }
+    }
+
+    @Test func headResponsesCarryNoBodyOnTheWire() async throws {
+        try await Self.withLiveApp { port, _ in
+            let health = try Self.get(port, "/health")
+            #expect(health.status == 200)
+            // Were a body sent after any of these heads, the next response on the connection would not parse.
+            let heads = try RawHTTP.exchange(port: port, [
+                ("HEAD", "/nothing", []), ("HEAD", "/", []), ("HEAD", "/openapi.yaml", []), ("HEAD", "\(Self.paris)&blur=2", []),
+                ("HEAD", Self.paris, []), ("GET", "/health", []),
+            ])
+            #expect(heads.map(\.status) == [404, 200, 200, 400, 200, 200])
+            #expect(heads.last?.body == health.body)
+        }
+    }
+
+    @Test func anIdleConnectionIsClosedAfterTheIdleTimeout() async throws {
+        try await Self.withLiveApp(configure: { $0.server.idleTimeoutSeconds = 1 }) { port, _ in
+            let socket = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(socket) }
+            // Nothing is sent: the server closes the connection by itself (the read sees end of file, well before the
+            // raw client's own 20-second bound).
+            let started = ContinuousClock.now
+            #expect(try RawHTTP.readToEnd(socket).isEmpty)
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+}
