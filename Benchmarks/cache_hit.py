@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Cache-hit serving: a cached 640x1136 PNG from Backdrop vs the same file from nginx (sendfile), same run.
 
-usage: cache_hit.py --backdrop PATH/TO/backdrop --anchors DIR [--seconds 10]
+usage: cache_hit.py --backdrop PATH/TO/backdrop --anchors DIR [--seconds 8] [--rounds 3] [--compare LABEL=PATH ...]
 
-Starts a release Backdrop on 127.0.0.1 with a fresh disk cache, warms one background, then loads it with wrk
-(2 threads, 64 and 256 connections); then serves the same bytes with nginx through the anchors' http_bench.sh.
-Prints requests per second and p99 for both, the ratio at each connection count, and Backdrop's resident memory
-before and after the load (flat memory is the target). Everything runs on loopback and stops by itself.
+Starts a release Backdrop on 127.0.0.1 with a fresh disk cache, warms one background, and loads it with wrk
+(2 threads, 64 and 256 connections); then nginx serves the same bytes (the anchors' nginx.conf: sendfile, tcp_nopush).
+Every Backdrop answer goes through Hummingbird's router and middleware; the body leaves its cache file with sendfile.
+`--compare` adds other Backdrop binaries (for example an older build with a connection-level fast path) to each round.
+The rounds interleave the servers, so that the shared machine's drift hits them alike; the table gives each server's
+median requests/s and p99 over the rounds and the median of the per-round ratios to nginx. Backdrop's resident memory
+is printed before and after its load (flat memory is the target). Everything runs on loopback and stops by itself.
 """
 import argparse
 import os
 import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -19,6 +24,9 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "support"))
 from backdrop_server import BackdropServer  # noqa: E402
+
+CONNECTIONS = (64, 256)
+QUERY = "/background?lat=48.8566&lon=2.3522&blur=0.5"
 
 
 def rss_mb(pid):
@@ -43,47 +51,102 @@ def parse_wrk(text):
 def wrk(url, connections, seconds):
     out = subprocess.run(["timeout", str(seconds + 20), "wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
                          capture_output=True, text=True).stdout
+    time.sleep(1)  # let the sockets of this run close before the next one
     return parse_wrk(out)
+
+
+class Nginx:
+    """nginx with the anchors' configuration, serving one file, on 127.0.0.1:18080."""
+
+    def __init__(self, anchors, png_path):
+        self.conf = os.path.abspath(os.path.join(anchors, "nginx.conf"))
+        self.prefix = tempfile.mkdtemp(prefix="backdrop-nginx-")
+        for folder in ("logs", "temp", "www"):
+            os.makedirs(os.path.join(self.prefix, folder))
+        shutil.copy(png_path, os.path.join(self.prefix, "www", "bg.png"))
+        os.chmod(self.prefix, 0o755)
+        for root, dirs, files in os.walk(self.prefix):
+            for name in dirs + files:
+                os.chmod(os.path.join(root, name), 0o755)
+
+    def __enter__(self):
+        base = ["nginx", "-p", self.prefix + "/", "-e", "logs/error.log", "-c", self.conf]
+        subprocess.run(base, check=True)
+        for _ in range(100):
+            try:
+                urllib.request.urlopen("http://127.0.0.1:18080/bg.png", timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.1)  # waiting for nginx to listen, bounded to 10 s
+        raise RuntimeError("nginx did not start")
+
+    def __exit__(self, *exc):
+        with open(os.path.join(self.prefix, "logs", "nginx.pid")) as f:
+            pid = int(f.read())
+        os.kill(pid, 3)  # SIGQUIT: graceful
+        for _ in range(100):
+            if not os.path.exists(f"/proc/{pid}"):
+                break
+            time.sleep(0.1)
+        return False
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--backdrop", required=True)
     ap.add_argument("--anchors", required=True)
-    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--seconds", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--compare", action="append", default=[], help="LABEL=PATH of another backdrop binary")
     a = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="backdrop-hit-")
-    results = {}
-    with BackdropServer(a.backdrop, flickr=False, log_level="warning") as server:
-        url = f"{server.base}/background?lat=48.8566&lon=2.3522&blur=0.5"
-        png = urllib.request.urlopen(url, timeout=60).read()
+    servers = [("backdrop", a.backdrop)] + [tuple(item.split("=", 1)) for item in a.compare]
+    results = {}  # (name, connections) -> [(rps, p99, errors)] per round
+    memory = {}
+    png = None
+    for round_index in range(a.rounds):
+        for name, binary in servers:
+            with BackdropServer(binary, flickr=False, log_level="warning") as server:
+                url = server.base + QUERY
+                body = urllib.request.urlopen(url, timeout=60).read()
+                png = png or body
+                before = rss_mb(server.pid)
+                for connections in CONNECTIONS:
+                    results.setdefault((name, connections), []).append(wrk(url, connections, a.seconds))
+                memory.setdefault(name, []).append((before, rss_mb(server.pid)))
+        work = tempfile.mkdtemp(prefix="backdrop-hit-")
         png_path = os.path.join(work, "cached.png")
         with open(png_path, "wb") as f:
             f.write(png)
-        memory = [rss_mb(server.pid)]
-        for connections in (64, 256):
-            results[("backdrop", connections)] = wrk(url, connections, a.seconds)
-            memory.append(rss_mb(server.pid))
-            time.sleep(2)  # let the sockets of the last run close before the next one
-    nginx_results = os.path.join(work, "nginx")
-    subprocess.run(["sh", os.path.join(a.anchors, "http_bench.sh"), png_path, nginx_results], check=True, capture_output=True)
-    for connections in (64, 256):
-        with open(os.path.join(nginx_results, f"wrk_bg_c{connections}.txt")) as f:
-            results[("nginx", connections)] = parse_wrk(f.read())
+        with Nginx(a.anchors, png_path):
+            for connections in CONNECTIONS:
+                results.setdefault(("nginx", connections), []).append(wrk("http://127.0.0.1:18080/bg.png", connections, a.seconds))
 
-    print(f"\nCache hits: one cached {len(png) // 1000} kB 640x1136 PNG, wrk -t2 -d{a.seconds}s on 127.0.0.1 (same 2 cores):\n")
-    print("| server | connections | requests/s | p99 ms | non-2xx | vs nginx |")
+    names = [name for name, _ in servers] + ["nginx"]
+    print(f"\nCache hits: one cached {len(png) // 1000} kB 640x1136 PNG, wrk -t2 -d{a.seconds}s on 127.0.0.1 (same 2 cores), "
+          f"{a.rounds} interleaved rounds, medians:\n")
+    print("| server | connections | requests/s | p99 ms | non-2xx | vs nginx (median of rounds) |")
     print("|---|---|---|---|---|---|")
-    for connections in (64, 256):
-        nginx_rps = results[("nginx", connections)][0]
-        for name in ("backdrop", "nginx"):
-            rps, p99, errors = results[(name, connections)]
-            ratio = f"{rps / nginx_rps:.2f}x" if nginx_rps else "-"
-            print(f"| {name} | {connections} | {rps:,.0f} | {p99 if p99 is not None else float('nan'):.1f} | {errors} | {ratio} |")
-    print(f"\nBackdrop resident memory: {memory[0]:.0f} MB after warm-up, {memory[1]:.0f} MB after 64 connections, "
-          f"{memory[2]:.0f} MB after 256 connections.")
-    ratio64 = results[("backdrop", 64)][0] / max(results[("nginx", 64)][0], 1)
+    ratios = {}
+    for connections in CONNECTIONS:
+        nginx = [r[0] for r in results[("nginx", connections)]]
+        for name in names:
+            runs = results[(name, connections)]
+            rps = statistics.median(r[0] for r in runs)
+            p99s = [r[1] for r in runs if r[1] is not None]
+            p99 = statistics.median(p99s) if p99s else float("nan")
+            errors = sum(r[2] for r in runs)
+            ratio = statistics.median(r[0] / max(n, 1) for r, n in zip(runs, nginx))
+            ratios[(name, connections)] = ratio
+            print(f"| {name} | {connections} | {rps:,.0f} | {p99:.1f} | {errors} | {ratio:.2f}x |")
+    for name, _ in servers:
+        before = statistics.median(m[0] for m in memory[name])
+        after = statistics.median(m[1] for m in memory[name])
+        print(f"\n{name} resident memory: {before:.0f} MB after warm-up, {after:.0f} MB after the load (medians).")
+    ratio64 = ratios[("backdrop", 64)]
     print(f"Target: at least 0.8x nginx's requests/s at 64 connections: {'met' if ratio64 >= 0.8 else 'MISSED'} ({ratio64:.2f}x).")
+    for name, _ in servers[1:]:
+        gain = ratios[(name, 64)] / max(ratio64, 1e-9) - 1
+        print(f"{name} vs backdrop at 64 connections: {gain * 100:+.0f}% requests/s (a fast path must add at least 15%).")
 
 
 if __name__ == "__main__":
