@@ -52,6 +52,7 @@ public func buildApplication(
     let renderer = Renderer(png: settings.render.png, limits: settings.images.limits,
                             memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.maxPending)
     let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics)
+    let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
         settings: settings,
         background: BackgroundController(photos: source, renderer: renderer, renders: renders, clock: clock,
@@ -59,6 +60,7 @@ public func buildApplication(
                                          fallbackMaxAge: source.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
                                          defaults: settings.renderDefaults),
         health: HealthController(stock: stock),
+        openAPI: openAPI,
         metrics: metrics,
         middleware: middleware
     )
@@ -72,6 +74,7 @@ public func buildApplication(
     let log = logger
     app.beforeServerStarts {
         let library = try await stock.load()
+        await openAPI.load()
         for warning in settings.warnings { log.warning("\(warning)") }
         log.log(level: announcement.level, "\(announcement.text)", metadata: ["stockPhotos": "\(library.entries.count)"])
     }
@@ -79,7 +82,8 @@ public func buildApplication(
 }
 
 /// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
-func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, metrics: BackdropMetrics,
+func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, openAPI: OpenAPIController,
+                 metrics: BackdropMetrics,
                  middleware: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = []) -> Router<BasicRequestContext> {
     let router = Router(options: .autoGenerateHeadEndpoints)
     for outer in middleware { router.add(middleware: outer) }
@@ -92,6 +96,6 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
     background.addRoutes(to: router)
     health.addRoutes(to: router)
     MetricsController(metrics: metrics).addRoutes(to: router)
-    OpenAPIController(publicFolder: settings.server.publicFolder).addRoutes(to: router)
+    openAPI.addRoutes(to: router)
     return router
 }

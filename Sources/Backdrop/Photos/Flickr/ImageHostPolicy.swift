@@ -3,6 +3,10 @@ import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Which URLs photos may be downloaded from: Flickr's image hosts (`*.staticflickr.com`, HTTPS) and hosts the
@@ -68,7 +72,11 @@ public struct ImageHostPolicy: Sendable {
     static func systemResolve(_ host: String) async -> [String] {
         (try? await NIOThreadPool.singleton.runIfActive { () -> [String] in
             var hints = addrinfo()
+            #if canImport(Glibc)
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            #else
+            hints.ai_socktype = SOCK_STREAM
+            #endif
             var list: UnsafeMutablePointer<addrinfo>?
             guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
             defer { freeaddrinfo(list) }
