@@ -181,6 +181,77 @@ struct FlickrTests {
         }
     }
 
+    // MARK: - one deadline per request
+
+    /// Every fault the stand-in can produce, searches and downloads alike: each request is a 200 within the deadline
+    /// plus a second, however long the upstream would hold it.
+    static let upstreamFaults: [String] = [
+        "search:code105", "search:code0", "search:http429", "search:http500", "search:malformed", "search:html", "search:noAnswer",
+        "search:code999", "search:trickle",
+        "image:truncated.jpg", "image:huge.jpg", "image:image.png", "image:page.html", "image:oversized.jpg",
+        "image:redirect-loopback.jpg", "image:redirect-elsewhere.jpg", "image:redirect-loop.jpg", "image:no-answer.jpg",
+        "image:server-error.jpg", "image:missing.jpg", "image:trickle.jpg",
+    ]
+
+    @Test("every upstream fault is answered within the request deadline", arguments: Self.upstreamFaults)
+    func everyUpstreamFaultIsAnsweredWithinTheDeadline(_ fault: String) async throws {
+        let (kind, name) = (fault.split(separator: ":")[0], String(fault.split(separator: ":")[1]))
+        try await Self.withBackdrop({ flickr in
+            guard kind == "search" else {
+                // Both results fail the same way: the replacement photo too, so the request needs its fallback.
+                return [.json(StandInFlickr.searchJSON([flickr.result(id: "53011111110", image: name),
+                                                        flickr.result(id: "53011111111", image: name)]))]
+            }
+            let answer: Answer = switch name {
+            case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
+            case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
+            case "http429": .status(429, "Too Many Requests")
+            case "http500": .status(500, "<html>Internal Server Error</html>")
+            case "malformed": .json("{\"photos\":{\"page\":1,\"photo\":[{\"id\":")
+            case "html": .json("<!DOCTYPE html><html><body>Flickr is down</body></html>")
+            case "code999": .json(StandInFlickr.failJSON(code: 999, message: "Unknown"))
+            case "trickle": .trickle(StandInFlickr.searchJSON([flickr.result()]))
+            default: .noAnswer
+            }
+            return [answer]
+        }, configure: { settings in
+            // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
+            settings.flickr.totalTimeoutSeconds = 60
+            settings.flickr.requestDeadlineSeconds = 1.5
+        }) { flickr, client, _ in
+            for attempt in 0..<2 {
+                let start = ContinuousClock.now
+                let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&\(Self.small)")
+                let elapsed = ContinuousClock.now - start
+                #expect(answer.status == .ok, "\(fault), request \(attempt)")
+                #expect(elapsed < .milliseconds(2500), "\(fault), request \(attempt): \(elapsed)")
+                #expect(answer.headers[BackdropHeaders.source] == "stock", "\(fault)")
+                #expect(answer.headers[.cacheControl] == "public, max-age=60", "\(fault)")
+                #expect(try PNGDecoder.decode(answer.body).width == 64)
+            }
+            #expect(flickr.searches.count == 1, "\(fault): the cell backs off after a failure or a passed deadline")
+            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            #expect(info.status == .ok)
+        }
+    }
+
+    @Test func theDeadlineCoversTheReplacementDownloadToo() async throws {
+        // Each download hangs for less than the deadline, both together for more: the request still gets its fallback in time.
+        try await Self.withBackdrop({ flickr in
+            [.json(StandInFlickr.searchJSON([flickr.result(id: "53011111110", image: "trickle.jpg"),
+                                             flickr.result(id: "53011111111", image: "trickle.jpg")]))]
+        }, configure: { settings in
+            settings.flickr.totalTimeoutSeconds = 1
+            settings.flickr.requestDeadlineSeconds = 1.5
+        }) { flickr, client, records in
+            let start = ContinuousClock.now
+            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            #expect(ContinuousClock.now - start < .milliseconds(2500))
+            #expect(flickr.downloads.count == 2, "the first download timed out and the replacement was started")
+            #expect(records.all.contains { $0.message.contains("upstream deadline passed") })
+        }
+    }
+
     // MARK: - failures degrade to stock
 
     @Test("a failing search serves stock", arguments: [

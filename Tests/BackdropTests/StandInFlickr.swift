@@ -15,6 +15,8 @@ final class StandInFlickr: Sendable {
         case json(String)
         case status(Int, String)
         case noAnswer
+        /// The head at once, then the body one byte every 100 ms (for at most a minute).
+        case trickle(String)
     }
 
     struct Call: Sendable {
@@ -56,6 +58,8 @@ final class StandInFlickr: Sendable {
             case .noAnswer:
                 for await _ in flickr.released {}  // never answers while the test runs
                 return Response(status: .ok)
+            case .trickle(let text):
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.trickling(Array(text.utf8)))
             }
         }
         router.get("img/:name") { request, context -> Response in
@@ -117,8 +121,21 @@ final class StandInFlickr: Sendable {
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         case "server-error.jpg":
             return Response(status: .internalServerError)
+        case "trickle.jpg":
+            return Response(status: .ok, headers: jpeg, body: Self.trickling(photo))
         default:
             return Response(status: .notFound)
+        }
+    }
+
+    /// A body sent one byte every 100 ms, at most 600 of them: a slow or hostile upstream, as the server behaves.
+    static func trickling(_ bytes: [UInt8]) -> ResponseBody {
+        ResponseBody { writer in
+            for byte in bytes.prefix(600) {
+                try await writer.write(ByteBuffer(bytes: [byte]))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await writer.finish(nil)
         }
     }
 

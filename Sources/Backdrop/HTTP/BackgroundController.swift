@@ -13,9 +13,14 @@ public struct BackgroundController: Sendable {
     /// `max-age` cap for fallbacks; nil when the source's fallbacks stand in for nothing better (stock photos alone).
     let fallbackMaxAge: Int?
     let defaults: RenderSpec
+    /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
+    /// gets its fallback.
+    let upstreamDeadline: Duration
+    let metrics: BackdropMetrics?
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec) {
+                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec,
+                upstreamDeadline: Duration = .seconds(10), metrics: BackdropMetrics? = nil) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -24,6 +29,8 @@ public struct BackgroundController: Sendable {
         self.windowSeconds = windowSeconds
         self.fallbackMaxAge = fallbackMaxAge
         self.defaults = defaults
+        self.upstreamDeadline = upstreamDeadline
+        self.metrics = metrics
     }
 
     public func addRoutes(to router: Router<some RequestContext>) {
@@ -47,9 +54,30 @@ public struct BackgroundController: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.png))
     }
 
-    /// The place's render, from the cache or made now. A remote photo that cannot be downloaded or decoded is reported
-    /// to the source, which offers another (once) and then a stock photo.
+    /// The place's render, from the cache or made now, within the upstream deadline; past it, the source's fallback
+    /// (a stale or stock photo, which needs no upstream call).
     func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
+        do {
+            return try await withDeadline(self.upstreamDeadline) {
+                try await self.renderChosen(place: place, window: window, spec: spec, logger: logger)
+            }
+        } catch is DeadlinePassed {
+            let photo = try await self.deadlineFallback(place: place, window: window, logger: logger)
+            return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+                try await self.renderer.render(photo, from: self.photos, spec: spec)
+            }
+        }
+    }
+
+    private func deadlineFallback(place: Place, window: TimeWindow, logger: Logger) async throws -> SourcePhoto {
+        self.metrics?.deadlinePassed()
+        logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
+        return try await self.photos.fallback(for: place, in: window)
+    }
+
+    /// The place's photo rendered. A remote photo that cannot be downloaded or decoded is reported to the source, which
+    /// offers another (once) and then a stock photo.
+    private func renderChosen(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
         var photo = try await self.photos.photo(for: place, in: window)
         var failures = 0
         while true {
@@ -99,7 +127,12 @@ public struct BackgroundController: Sendable {
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = Self.place(coordinate, precision: self.geohashPrecision)
-        let photo = try await self.photos.photo(for: place, in: window)
+        let photo: SourcePhoto
+        do {
+            photo = try await withDeadline(self.upstreamDeadline) { try await self.photos.photo(for: place, in: window) }
+        } catch is DeadlinePassed {
+            photo = try await self.deadlineFallback(place: place, window: window, logger: context.logger)
+        }
         return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate),
                          headers: BackdropHeaders.attribution(of: photo, place: place),
                          cacheControl: self.cacheControl(photo, window: window, now: now))

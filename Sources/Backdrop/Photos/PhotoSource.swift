@@ -9,9 +9,16 @@ public protocol PhotoSource: Sendable {
     /// Whether a fallback photo from this source (stock, or stale) stands in for a better one that may come back soon,
     /// so that answers showing one are cached only briefly. A source of stock photos alone has nothing better to offer.
     var substitutesFallbacks: Bool { get }
+    /// What to show for `place` when a request's upstream deadline has passed: a photo that needs no upstream call
+    /// (the cell's earlier photo, stale, if its bytes are at hand; else a stock photo). It also tells the source that
+    /// the place's upstream is too slow now, so that the next requests do not wait for it again at once.
+    func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto
 }
 
 extension PhotoSource {
     public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {}
     public var substitutesFallbacks: Bool { true }
+    public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+        try await self.photo(for: place, in: window)
+    }
 }

@@ -94,6 +94,7 @@ extension Settings {
             flickr.callsPerHour = try section.int("callsPerHour", default: flickr.callsPerHour, in: 1...3600)
             flickr.connectTimeoutSeconds = try section.double("connectTimeoutSeconds", default: flickr.connectTimeoutSeconds, in: 0.1...60)
             flickr.totalTimeoutSeconds = try section.double("totalTimeoutSeconds", default: flickr.totalTimeoutSeconds, in: 0.1...120)
+            flickr.requestDeadlineSeconds = try section.double("requestDeadlineSeconds", default: flickr.requestDeadlineSeconds, in: 0.1...120)
             flickr.maxDownloadMB = try section.int("maxDownloadMB", default: flickr.maxDownloadMB, in: 1...200)
             flickr.extraImageHosts = try section.strings("extraImageHosts", default: flickr.extraImageHosts)
             flickr.downloadCacheMB = try section.int("downloadCacheMB", default: flickr.downloadCacheMB, in: 1...65536)

@@ -53,6 +53,9 @@ public struct Settings: Sendable, Equatable {
         public var callsPerHour = 3600
         public var connectTimeoutSeconds = 5.0
         public var totalTimeoutSeconds = 15.0
+        /// How long one request may wait on Flickr in all (searches with widening, downloads with the replacement,
+        /// reading every body) before it gets its fallback.
+        public var requestDeadlineSeconds = 10.0
         public var maxDownloadMB = 20
         public var extraImageHosts: [String] = []
         /// Downloaded photos kept in memory.

@@ -70,6 +70,11 @@ public struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.flickr.calls.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
     }
 
+    /// A request's upstream deadline passed; it got a fallback photo.
+    func deadlinePassed() {
+        Counter(label: "backdrop.upstream.deadlines.total", factory: self.factory).increment()
+    }
+
     /// `kind`: stale or stock.
     func fallback(_ kind: String) {
         Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()

@@ -1,4 +1,10 @@
+import Synchronization
+
 /// A byte-bounded least-recently-used cache whose concurrent misses for one key share one computation.
+///
+/// Waiting is cancellable: a waiter whose task is cancelled (its request's deadline passed) leaves at once. When the
+/// caller computing a value is cancelled, the computation is not wasted on the others' errors: one of the waiters takes
+/// it over.
 public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let value: Value
@@ -9,7 +15,7 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private let budget: Int
     private let cost: @Sendable (Value) -> Int
     private var entries = [Key: Entry]()
-    private var waiting = [Key: [CheckedContinuation<Value, any Error>]]()
+    private var waiting = [Key: [Waiter]]()
     private var clock: UInt64 = 0
     public private(set) var totalCost = 0
 
@@ -34,10 +40,15 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     /// The cached value, or the one `make` produces. While `make` runs for a key, other callers for that key wait
     /// for its result instead of computing it again.
     public func value(for key: Key, make: @Sendable () async throws -> Value) async throws -> Value {
-        if let value = self.cached(key) { return value }
-        if self.waiting[key] != nil {
-            return try await withCheckedThrowingContinuation { continuation in
-                self.waiting[key, default: []].append(continuation)
+        while true {
+            if let value = self.cached(key) { return value }
+            guard self.waiting[key] != nil else { break }
+            let waiter = Waiter()
+            self.waiting[key, default: []].append(waiter)
+            do {
+                return try await waiter.wait()
+            } catch is Abandoned {
+                continue  // the computing caller left: compute it here, unless another waiter already does
             }
         }
         self.waiting[key] = []
@@ -49,8 +60,67 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
         }
         let waiters = self.waiting.removeValue(forKey: key) ?? []
         if case .success(let value) = result { self.insert(value, for: key) }
-        for waiter in waiters { waiter.resume(with: result) }
+        if case .failure(let error) = result, error is CancellationError || Task.isCancelled {
+            // This caller was cancelled, not the computation's fault: the next waiter takes it over.
+            for waiter in waiters { waiter.resume(with: .failure(Abandoned())) }
+        } else {
+            for waiter in waiters { waiter.resume(with: result) }
+        }
         return try result.get()
+    }
+
+    /// The computing caller was cancelled before it had a value.
+    private struct Abandoned: Error {}
+
+    /// One caller waiting for another's computation; resumed once, by the computation or by its own cancellation,
+    /// whichever comes first (even before it has suspended).
+    private final class Waiter: Sendable {
+        private enum State {
+            case idle
+            case suspended(CheckedContinuation<Value, any Error>)
+            case resumed(Result<Value, any Error>)
+            case finished
+        }
+
+        private let state = Mutex(State.idle)
+
+        func wait() async throws -> Value {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let early = self.state.withLock { state -> Result<Value, any Error>? in
+                        switch state {
+                        case .resumed(let result):
+                            state = .finished
+                            return result
+                        case .idle:
+                            state = .suspended(continuation)
+                            return nil
+                        case .suspended, .finished:
+                            return nil
+                        }
+                    }
+                    if let early { continuation.resume(with: early) }
+                }
+            } onCancel: {
+                self.resume(with: .failure(CancellationError()))
+            }
+        }
+
+        func resume(with result: Result<Value, any Error>) {
+            let continuation = self.state.withLock { state -> CheckedContinuation<Value, any Error>? in
+                switch state {
+                case .suspended(let continuation):
+                    state = .finished
+                    return continuation
+                case .idle:
+                    state = .resumed(result)
+                    return nil
+                case .resumed, .finished:
+                    return nil
+                }
+            }
+            continuation?.resume(with: result)
+        }
     }
 
     public func remove(_ key: Key) {

@@ -105,6 +105,10 @@ public struct FlickrPhotoSource: PhotoSource {
             self.metrics?.cache(.hit, kind: "source")
             return EncodedImage(bytes: bytes, variant: variant.label)
         }
+        // A stale photo stands in because Flickr is failing: any stored size beats another wait on it.
+        if photo.stale, let bytes = await self.store?.sourceImage(photoID: photo.id, variant: nil) {
+            return EncodedImage(bytes: bytes, variant: "stored")
+        }
         let (downloader, store) = (self.downloader, self.store)
         do {
             let bytes = try await self.downloads.value(for: variant.url) {
@@ -131,6 +135,22 @@ public struct FlickrPhotoSource: PhotoSource {
            let next = Self.choose(photos, cell: cell, window: window, skipped: await self.state.unusableCount(key)) {
             await self.store?.storePhoto(next, cell: cell.value, window: window.index)
         }
+    }
+
+    public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+        guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
+        await self.state.noteTimeout(for: FlickrState.CellKey(cell: cell.value, window: window.index))
+        if let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
+           self.clock.now().timeIntervalSince(stored.created) <= self.maxStale,
+           await self.store?.sourceImage(photoID: stored.photo.id, variant: nil) != nil {
+            var photo = stored.photo
+            if stored.window != window.index || stored.photo.stale {
+                self.metrics?.fallback("stale")
+                photo.stale = true
+            }
+            return photo
+        }
+        return try await self.stockFallback(place, window)
     }
 
     private func stockFallback(_ place: Place, _ window: TimeWindow) async throws -> SourcePhoto {

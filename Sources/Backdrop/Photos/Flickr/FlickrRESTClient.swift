@@ -17,7 +17,16 @@ public struct FlickrRESTClient: FlickrSearching {
         self.allowedLicenses = allowedLicenses
     }
 
+    /// One search, within `timeout` for the whole exchange (the head and every byte of the body).
     public func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse {
+        do {
+            return try await withDeadline(.nanoseconds(self.timeout.nanoseconds)) { try await self.call(query) }
+        } catch is DeadlinePassed {
+            throw FlickrError(.transient, "Flickr did not answer within \(self.timeout.nanoseconds / 1_000_000) ms")
+        }
+    }
+
+    private func call(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse {
         var request = HTTPClientRequest(url: query.url(endpoint: self.endpoint, apiKey: self.apiKey))
         request.headers.add(name: "User-Agent", value: "Backdrop/\(Backdrop.version)")
         request.headers.add(name: "Accept", value: "application/json")

@@ -45,6 +45,12 @@ actor FlickrState {
         return false
     }
 
+    /// Records that a request gave up waiting on `key` (its deadline passed): the cell backs off as after a failure.
+    func noteTimeout(for key: CellKey) {
+        self.prune(before: key.window)
+        self.failedAt[key] = self.clock.now()
+    }
+
     /// Returns true when the key had been rejected before (so its recovery can be logged).
     func noteSuccess(for key: CellKey) -> Bool {
         self.failedAt[key] = nil

@@ -18,7 +18,16 @@ public struct ImageDownloader: ImageDownloading {
         self.timeout = timeout
     }
 
+    /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
     public func download(_ address: String) async throws -> [UInt8] {
+        do {
+            return try await withDeadline(.nanoseconds(self.timeout.nanoseconds)) { try await self.fetch(address) }
+        } catch is DeadlinePassed {
+            throw DownloadError(.failed, "download took longer than \(self.timeout.nanoseconds / 1_000_000) ms")
+        }
+    }
+
+    private func fetch(_ address: String) async throws -> [UInt8] {
         let deadline = NIODeadline.now() + self.timeout
         guard var url = URL(string: address) else { throw DownloadError(.refused, "not a URL") }
         for hop in 0...self.maxRedirects {
