@@ -30,7 +30,7 @@ run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
-# service; the Dockerfile against what the static release binary links.
+# service; the Dockerfile against what the static release binary links; hostile clients against that release binary.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
@@ -39,6 +39,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(SWIFT) build -c release --product backdrop --static-swift-stdlib --scratch-path .build-static
 	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
+	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
 
 bench-deps: deps
 	@Tools/ensure-packages.sh $(BENCH_PACKAGES)

@@ -23,9 +23,13 @@ public func buildApplication(
 
     let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits)
     var services: [any Service] = []
+    // Descriptors: cache files held open for sendfile take at most a quarter, connections stay well below the rest.
+    let descriptors = DescriptorLimit.current ?? 1024
+    let openFiles = OpenFileBudget.sized(settings.cache.openFiles)
+    let maxConnections = min(settings.server.maxConnections, max(16, descriptors - openFiles.limit - 256))
     let disk = settings.cache.folder.isEmpty ? nil : DiskCache(folder: URL(fileURLWithPath: settings.cache.folder),
                                                                budgetBytes: settings.cache.maxMB << 20, clock: clock, logger: logger,
-                                                               metrics: metrics, openFiles: .sized(settings.cache.openFiles))
+                                                               metrics: metrics, openFiles: openFiles)
     if let disk {
         let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
                                  maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
@@ -68,8 +72,11 @@ public func buildApplication(
     )
     var app = Application(
         router: router,
-        server: .backdrop(configuration: .init(idleTimeout: .seconds(Int64(settings.server.idleTimeoutSeconds))), metrics: metrics),
-        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop"),
+        server: .backdrop(configuration: settings.server.http1Configuration,
+                          requestTimeout: .seconds(Int64(settings.server.requestHeadTimeoutSeconds)), metrics: metrics),
+        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop",
+                             backlog: settings.server.backlog,
+                             availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)),
         services: services,
         logger: logger
     )
@@ -78,6 +85,10 @@ public func buildApplication(
         let library = try await stock.load()
         await openAPI.load()
         for warning in settings.warnings { log.warning("\(warning)") }
+        if maxConnections < settings.server.maxConnections {
+            log.warning("server.maxConnections lowered to stay within the open-file limit",
+                        metadata: ["maxConnections": "\(maxConnections)", "openFileLimit": "\(descriptors)"])
+        }
         log.log(level: announcement.level, "\(announcement.text)", metadata: ["stockPhotos": "\(library.entries.count)"])
     }
     return app

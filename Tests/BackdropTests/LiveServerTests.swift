@@ -156,4 +156,70 @@ struct LiveServerTests {
             #expect(ContinuousClock.now - started < .seconds(10))
         }
     }
+
+    @Test func aHeadSentTooSlowlyOrAStalledBodyClosesTheConnection() async throws {
+        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeoutSeconds = 1 }) { port, _ in
+            // An unfinished head, its bytes still trickling in: closed after the head timeout, not the idle timeout.
+            let trickler = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(trickler) }
+            try RawHTTP.send(trickler, "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: a")
+            let started = ContinuousClock.now
+            try RawHTTP.send(trickler, "b")
+            #expect(try RawHTTP.readToEnd(trickler).isEmpty)
+            #expect(ContinuousClock.now - started < .seconds(5))
+            // A body announced and never finished: closed too.
+            let stalled = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(stalled) }
+            try RawHTTP.send(stalled, "POST /health HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nabc")
+            #expect(ContinuousClock.now - started < .seconds(8))
+            _ = try RawHTTP.readToEnd(stalled)
+            // A whole request on a fresh connection is answered as usual.
+            #expect(try Self.get(port, "/health").status == 200)
+        }
+    }
+
+    @Test func http10IsClosedAfterItsResponseUnlessItAsksForKeepAlive() async throws {
+        try await Self.withLiveApp { port, _ in
+            let plain = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(plain) }
+            try RawHTTP.send(plain, "GET /health HTTP/1.0\r\n\r\n")
+            let text = String(decoding: try RawHTTP.readToEnd(plain), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.") && text.contains(" 200 "))
+            #expect(text.lowercased().contains("connection: close"))
+
+            let kept = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(kept) }
+            try RawHTTP.send(kept, "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.0\r\n\r\n")
+            let both = String(decoding: try RawHTTP.readToEnd(kept), as: UTF8.self)
+            #expect(both.components(separatedBy: " 200 ").count == 3, "both requests answered on one connection")
+            #expect(both.lowercased().contains("connection: keep-alive"))
+        }
+    }
+
+    @Test func oversizedHeadersAreRefused() async throws {
+        try await Self.withLiveApp { port, _ in
+            let big = String(repeating: "a", count: 32 << 10)
+            let answer = try Self.get(port, "/health", "X-Big: \(big)")
+            #expect(answer.status == 400 || answer.status == 431)
+            #expect(try Self.get(port, "/health").status == 200)
+        }
+    }
+
+    @Test func pastMaxConnectionsAcceptingWaitsUntilOneCloses() async throws {
+        try await Self.withLiveApp(configure: { $0.server.maxConnections = 2 }) { port, _ in
+            let first = try RawHTTP.connect(port: port)
+            #expect(try RawHTTP.request(on: first, "GET", "/health").status == 200)
+            let second = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(second) }
+            // Both are open and answered, one after the other; a third connection is queued by the kernel, not accepted.
+            #expect(try RawHTTP.request(on: second, "GET", "/health").status == 200)
+            let waiting = try RawHTTP.connect(port: port)
+            defer { RawHTTP.close(waiting) }
+            try RawHTTP.send(waiting, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(RawHTTP.poll(waiting, milliseconds: 500) == false, "not served while two connections are open")
+            RawHTTP.close(first)
+            let text = String(decoding: try RawHTTP.readToEnd(waiting), as: UTF8.self)
+            #expect(text.contains(" 200 "), "served once a connection closed")
+        }
+    }
 }

@@ -37,13 +37,7 @@ enum RawHTTP {
             for line in request.headers { text += "\(line)\r\n" }
             text += "\r\n"
         }
-        let bytes = Array(text.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send failed: \(String(cString: strerror(errno)))") }
-            sent += count
-        }
+        try self.send(socket, text)
         var reader = Reader(socket: socket)
         return try requests.map { request in try reader.response(bodyless: request.method == "HEAD") }
     }
@@ -66,6 +60,32 @@ enum RawHTTP {
             candidate = info.pointee.ai_next
         }
         throw Failure(description: "cannot connect to localhost:\(port)")
+    }
+
+    /// Sends `text` as it is on `socket`.
+    static func send(_ socket: Int32, _ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw Failure(description: "send failed: \(String(cString: strerror(errno)))") }
+            sent += count
+        }
+    }
+
+    /// Sends one request on an open `socket` and reads its response.
+    static func request(on socket: Int32, _ method: String, _ target: String, _ headers: [String] = []) throws -> Response {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
+        for line in headers { text += "\(line)\r\n" }
+        try self.send(socket, text + "\r\n")
+        var reader = Reader(socket: socket)
+        return try reader.response(bodyless: method == "HEAD")
+    }
+
+    /// Whether `socket` has something to read (or was closed) within `milliseconds`.
+    static func poll(_ socket: Int32, milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&entry, 1, milliseconds) > 0
     }
 
     static func close(_ socket: Int32) {

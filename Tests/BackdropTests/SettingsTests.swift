@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 42)  // server 5, photos 3, render 9, images 3, flickr 15, cache 7
+        #expect(keyCount == 45)  // server 8, photos 3, render 9, images 3, flickr 15, cache 7
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

@@ -173,7 +173,7 @@ PY
     fail "cache entries after SIGKILL: $verdict"
   fi
   start_cached
-  if wait_for_text "$WORK/server3.log" "listening on 127.0.0.1:$PORT3" 1; then
+  if wait_for_text "$WORK/server3.log" "listening on 127.0.0.1:$PORT3" 1 && wait_for_text "$WORK/server3.log" "disk cache ready" 1; then
     leftover=$(find "$CACHE" -name '.tmp-*' | wc -l)
     [ "$leftover" = 0 ] && pass "restart removes temporary files left by the kill" || fail "$leftover temporary files after restart"
     invalid=0

@@ -48,6 +48,10 @@ extension Settings {
             settings.server.publicFolder = try section.string("publicFolder", default: settings.server.publicFolder, allowEmpty: false)
             settings.server.logLevel = try section.choice("logLevel", default: settings.server.logLevel)
             settings.server.idleTimeoutSeconds = try section.int("idleTimeoutSeconds", default: settings.server.idleTimeoutSeconds, in: 1...3600)
+            settings.server.requestHeadTimeoutSeconds = try section.int("requestHeadTimeoutSeconds", default: settings.server.requestHeadTimeoutSeconds,
+                                                                        in: 1...600)
+            settings.server.maxConnections = try section.int("maxConnections", default: settings.server.maxConnections, in: 1...1_000_000)
+            settings.server.backlog = try section.int("backlog", default: settings.server.backlog, in: 1...65535)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("photos") {

@@ -9,6 +9,12 @@ public struct Settings: Sendable, Equatable {
         public var logLevel = LogLevelSetting.info
         /// How long a connection may sit idle (between requests, or before its first) before it is closed.
         public var idleTimeoutSeconds = 60
+        /// How long a client may take to send a request's head, or the next part of a request's body.
+        public var requestHeadTimeoutSeconds = 10
+        /// Open client connections at most; past it, accepting pauses until one closes.
+        public var maxConnections = 10_000
+        /// Connections the kernel may queue before they are accepted (capped by the system's own maximum).
+        public var backlog = 1024
     }
 
     public struct Photos: Sendable, Equatable {

@@ -1,26 +1,36 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 channel as it is (its configuration, NIO's paired encoder and decoder, its request loop), with
-/// one handler added at the socket end: ``FileBodyHandler``, which sends offered bodies from their cache files.
+/// three handlers added around NIO's codec:
+/// - ``FileBodyHandler`` at the socket end sends offered bodies from their cache files;
+/// - ``RequestBytesHandler`` (socket end) and ``RequestProgressHandler`` (right after the decoder) bound the time a
+///   client may take to send a request's head or the next part of its body, and close HTTP/1.0 connections after
+///   their response unless they asked for keep-alive.
 ///
 /// Why a channel of our own: Hummingbird's `additionalChannelHandlers` sit above its HTTP/1 to HTTP Types conversion,
-/// where a body can only be bytes; a file region can only be written beneath NIO's encoder. Everything else is
-/// delegated to `HTTP1Channel`.
+/// where a body can only be bytes and an unfinished head is invisible; these handlers must sit beneath it. Everything
+/// else is delegated to `HTTP1Channel`.
 struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
+    let requestTimeout: TimeAmount
     let metrics: BackdropMetrics?
 
     var responder: Responder { self.base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let metrics = self.metrics
+        let (metrics, requestTimeout) = (self.metrics, self.requestTimeout)
         return self.base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let handler = FileBodyHandler(bodies: FileBodies(), sent: { metrics?.sentFromFile() })
-            try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            let pipeline = channel.pipeline.syncOperations
+            let timer = RequestTimer(timeout: requestTimeout)
+            try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics?.sentFromFile() }), position: .first)
+            try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
+            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(RequestProgressHandler(timer: timer), position: .before(codec))
             return value
         }
     }
@@ -39,9 +49,10 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
-    static func backdrop(configuration: HTTP1Channel.Configuration, metrics: BackdropMetrics?) -> HTTPServerBuilder {
+    static func backdrop(configuration: HTTP1Channel.Configuration, requestTimeout: TimeAmount, metrics: BackdropMetrics?) -> HTTPServerBuilder {
         .init { responder in
-            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), metrics: metrics)
+            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), requestTimeout: requestTimeout,
+                                 metrics: metrics)
         }
     }
 }
