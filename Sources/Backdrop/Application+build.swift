@@ -54,7 +54,7 @@ public func buildApplication(
         announcement = (.notice, "serving Flickr photos near each place, stock photos as fallback")
     }
     let renderer = Renderer(png: settings.render.png, limits: settings.images.limits,
-                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.maxPending)
+                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.effectiveMaxPending)
     let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
@@ -101,7 +101,7 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
     let router = Router(options: .autoGenerateHeadEndpoints)
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
-        RequestLogMiddleware(metrics: metrics)
+        RequestLogMiddleware(metrics: metrics, shed: ShedSummary())
         ErrorMiddleware()
         MethodNotAllowedMiddleware()
         FileMiddleware(settings.server.publicFolder, searchForIndexHtml: true)

@@ -42,6 +42,49 @@ struct HTTPTests {
         }
     }
 
+    @Test func overloadShedsWithA503AndOneSummaryLineNotOneLineEach() async throws {
+        let records = LogRecords()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        var settings = Self.settings(logLevel: .info)
+        settings.render.maxPending = 1
+        let served = Mutex(0)
+        let app = try await buildApplication(settings, clock: FixedClock(date: Self.epoch), logger: logger)
+        try await app.test(.router) { client in
+            let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
+                // Distinct sizes: no two share a render, so they queue at the gate together.
+                for index in 0..<16 { group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=\(300 + index)") } }
+                return try await group.reduce(into: [Answer]()) { $0.append($1) }
+            }
+            let shed = answers.filter { $0.status == .serviceUnavailable }
+            #expect(!shed.isEmpty && answers.contains { $0.status == .ok })
+            #expect(shed.allSatisfy { $0.headers[.retryAfter] == "1" && $0.json["error"] != nil })
+            #expect(answers.allSatisfy { $0.status == .ok || $0.status == .serviceUnavailable })
+            served.withLock { $0 = answers.count - shed.count }
+        }
+        let requestLines = records.all.filter { $0.message == "request" }
+        #expect(requestLines.count == served.withLock { $0 }, "one line per answer that was not shed")
+        #expect(!requestLines.contains { $0.metadata["status"] == "503" }, "a 503 is not logged one line each")
+        #expect(records.all.filter { $0.message.contains("overloaded") }.count <= 1)
+    }
+
+    @Test func theRenderQueueIsSizedToTheMachine() {
+        #expect(Settings().render.maxPending == 0)
+        #expect(Settings().render.effectiveMaxPending == Settings.Render.pendingPerCore * ProcessInfo.processInfo.activeProcessorCount)
+        var settings = Settings()
+        settings.render.maxPending = 5
+        #expect(settings.render.effectiveMaxPending == 5)
+    }
+
+    @Test func everyAnswerSaysNosniff() async throws {
+        try await Self.withApp { client in
+            for (uri, method) in [("/background?lat=1&lon=2&width=20&height=20", HTTPRequest.Method.get), ("/background?lat=91", .get),
+                                  ("/nothing", .get), ("/health", .post), ("/", .get), ("/openapi.yaml", .head), ("/metrics", .get)] {
+                let answer = try await Self.get(client, uri, method: method)
+                #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(method) \(uri): \(answer.status)")
+            }
+        }
+    }
+
     @Test func backgroundIsAPNGOfTheDefaultSizeWithHeaders() async throws {
         try await Self.withApp { client in
             let answer = try await Self.get(client, "/background?lat=42.6&lon=-5.6&blur=0.5")

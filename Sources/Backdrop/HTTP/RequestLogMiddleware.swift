@@ -2,16 +2,21 @@ import Hummingbird
 import Logging
 
 /// One log line per request: method, path (never the query, so no raw coordinates), status, duration, and the
-/// photo source and geohash cell when the response names them.
+/// photo source and geohash cell when the response names them. Requests shed under overload (503) are summed up
+/// instead (``ShedSummary``). Every answer gets `X-Content-Type-Options: nosniff`.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: BackdropMetrics?
+    let shed: ShedSummary
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         context.logger.debug("request started", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(200))"])
-        let response = try await next(request, context)
+        var response = try await next(request, context)
+        response.headers[.xContentTypeOptions] = "nosniff"
         let elapsed = ContinuousClock.now - start
-        if context.logger.logLevel <= .info {
+        if response.status == .serviceUnavailable {
+            self.shed.record(logger: context.logger)
+        } else if context.logger.logLevel <= .info {
             var metadata: Logger.Metadata = [
                 "method": "\(request.method.rawValue)",
                 "path": "\(request.uri.path.prefix(200))",

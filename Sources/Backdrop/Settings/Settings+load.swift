@@ -73,7 +73,7 @@ extension Settings {
             settings.render.png.filter = try section.choice("pngFilter", default: settings.render.png.filter)
             let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB", warnings: &settings.warnings)
             settings.render.preparedImagesMemoryMB = try section.int(prepared, default: settings.render.preparedImagesMemoryMB, in: 0...65536)
-            settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 1...10000)
+            settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 0...10000)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("images") {

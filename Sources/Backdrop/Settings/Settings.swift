@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Every setting of the service. Defaults here match the shipped `config.json`; a config file may leave keys out.
 public struct Settings: Sendable, Equatable {
@@ -32,8 +33,18 @@ public struct Settings: Sendable, Equatable {
         public var png = PNGOptions()
         /// Prepared images (cover-cropped photos and their light-effect copies) kept in memory; formerly `memoryCacheMB`.
         public var preparedImagesMemoryMB = 256
-        /// Renders waiting or running at once before requests get 503.
-        public var maxPending = 512
+        /// Renders waiting or running at once before requests get 503; 0 sizes the queue to the machine
+        /// (``effectiveMaxPending``).
+        public var maxPending = 0
+
+        /// Renders queued per core when `maxPending` is 0: a full render takes about 40 ms of one core, so a queued
+        /// request waits about a second at most before it is rendered or told 503.
+        public static let pendingPerCore = 24
+
+        /// The render queue's depth in force.
+        public var effectiveMaxPending: Int {
+            self.maxPending > 0 ? self.maxPending : Self.pendingPerCore * max(1, NIOCore.System.coreCount)
+        }
     }
 
     public struct Images: Sendable, Equatable {
