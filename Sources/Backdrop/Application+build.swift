@@ -103,8 +103,10 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
     router.addMiddleware {
         RequestLogMiddleware(metrics: metrics, shed: ShedSummary())
         ErrorMiddleware()
+        PathGuardMiddleware()
         MethodNotAllowedMiddleware()
-        FileMiddleware(settings.server.publicFolder, searchForIndexHtml: true)
+        FileMiddleware(fileProvider: PublicFiles(folder: settings.server.publicFolder, logger: Logger(label: "FileMiddleware")),
+                       searchForIndexHtml: true)
     }
     background.addRoutes(to: router)
     health.addRoutes(to: router)

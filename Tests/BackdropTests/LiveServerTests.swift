@@ -205,21 +205,35 @@ struct LiveServerTests {
         }
     }
 
-    @Test func pastMaxConnectionsAcceptingWaitsUntilOneCloses() async throws {
-        try await Self.withLiveApp(configure: { $0.server.maxConnections = 2 }) { port, _ in
-            let first = try RawHTTP.connect(port: port)
-            #expect(try RawHTTP.request(on: first, "GET", "/health").status == 200)
-            let second = try RawHTTP.connect(port: port)
-            defer { RawHTTP.close(second) }
-            // Both are open and answered, one after the other; a third connection is queued by the kernel, not accepted.
-            #expect(try RawHTTP.request(on: second, "GET", "/health").status == 200)
-            let waiting = try RawHTTP.connect(port: port)
-            defer { RawHTTP.close(waiting) }
-            try RawHTTP.send(waiting, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(RawHTTP.poll(waiting, milliseconds: 500) == false, "not served while two connections are open")
-            RawHTTP.close(first)
-            let text = String(decoding: try RawHTTP.readToEnd(waiting), as: UTF8.self)
-            #expect(text.contains(" 200 "), "served once a connection closed")
+    @Test func pathsAreCanonicalAndStaticFilesStayInThePublicFolder() async throws {
+        let outside = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try Data("TOP-SECRET-CONTENT".utf8).write(to: outside.appendingPathComponent("secret.txt"))
+        let publicFolder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: publicFolder) }
+        try Data("<p>demo</p>".utf8).write(to: publicFolder.appendingPathComponent("index.html"))
+        try Data("let x = 1".utf8).write(to: publicFolder.appendingPathComponent("demo.js"))
+        try FileManager.default.createSymbolicLink(at: publicFolder.appendingPathComponent("leak.txt"),
+                                                   withDestinationURL: outside.appendingPathComponent("secret.txt"))
+        try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("docs"), withIntermediateDirectories: true)
+        try await Self.withLiveApp(configure: { $0.server.publicFolder = publicFolder.path }) { port, _ in
+            #expect(try Self.get(port, "/demo.js").status == 200)
+            let cases: [(String, Int)] = [
+                ("/demo.js%00.html", 400), ("//%00evil.com", 400), ("/leak.txt", 404), ("//evil.com", 404), ("//background", 404),
+                ("/background/", 404), ("/health/", 404), ("/%2e%2e/secret.txt", 404), ("/docs/../demo.js", 404),
+            ]
+            for (target, status) in cases {
+                let answer = try Self.get(port, target)
+                #expect(answer.status == status, "\(target)")
+                #expect(answer.header("content-type")?.hasPrefix("application/json") == true, "\(target)")
+                #expect(answer.header("location") == nil, "\(target)")
+                #expect(!String(decoding: answer.body, as: UTF8.self).contains("TOP-SECRET"), "\(target)")
+            }
+            // A folder without its slash is still redirected, on-site.
+            let folder = try Self.get(port, "/docs")
+            #expect(folder.header("location").map { $0.hasPrefix("/docs") && !$0.hasPrefix("//") } ?? true)
+            #expect(try Self.get(port, "/demo.js", "Range: bytes=-0").status == 416)
+            #expect(try Self.get(port, "/demo.js", "Range: bytes=-3").status == 206)
         }
     }
 }

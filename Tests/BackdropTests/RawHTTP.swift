@@ -82,12 +82,6 @@ enum RawHTTP {
         return try reader.response(bodyless: method == "HEAD")
     }
 
-    /// Whether `socket` has something to read (or was closed) within `milliseconds`.
-    static func poll(_ socket: Int32, milliseconds: Int32) -> Bool {
-        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        return Glibc.poll(&entry, 1, milliseconds) > 0
-    }
-
     static func close(_ socket: Int32) {
         _ = Glibc.close(socket)
     }
