@@ -23,18 +23,10 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "support"))
-from backdrop_server import BackdropServer  # noqa: E402
+from backdrop_server import BackdropServer, rss_mb  # noqa: E402
 
 CONNECTIONS = (64, 256)
 QUERY = "/background?lat=48.8566&lon=2.3522&blur=0.5"
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def parse_wrk(text):

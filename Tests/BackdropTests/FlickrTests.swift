@@ -181,6 +181,21 @@ struct FlickrTests {
         }
     }
 
+    /// A search answer the stand-in can fail with, by name.
+    static func failingSearch(_ name: String, _ flickr: StandInFlickr) -> Answer {
+        switch name {
+        case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
+        case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
+        case "http429": .status(429, "Too Many Requests")
+        case "http500": .status(500, "<html>Internal Server Error</html>")
+        case "malformed": .json("{\"photos\":{\"page\":1,\"photo\":[{\"id\":")
+        case "html": .json("<!DOCTYPE html><html><body>Flickr is down</body></html>")
+        case "code999": .json(StandInFlickr.failJSON(code: 999, message: "Unknown"))
+        case "trickle": .trickle(StandInFlickr.searchJSON([flickr.result()]))
+        default: .noAnswer
+        }
+    }
+
     // MARK: - one deadline per request
 
     /// Every fault the stand-in can produce, searches and downloads alike: each request is a 200 within the deadline
@@ -202,18 +217,7 @@ struct FlickrTests {
                 return [.json(StandInFlickr.searchJSON([flickr.result(id: "53011111110", image: name),
                                                         flickr.result(id: "53011111111", image: name)]))]
             }
-            let answer: Answer = switch name {
-            case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
-            case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
-            case "http429": .status(429, "Too Many Requests")
-            case "http500": .status(500, "<html>Internal Server Error</html>")
-            case "malformed": .json("{\"photos\":{\"page\":1,\"photo\":[{\"id\":")
-            case "html": .json("<!DOCTYPE html><html><body>Flickr is down</body></html>")
-            case "code999": .json(StandInFlickr.failJSON(code: 999, message: "Unknown"))
-            case "trickle": .trickle(StandInFlickr.searchJSON([flickr.result()]))
-            default: .noAnswer
-            }
-            return [answer]
+            return [Self.failingSearch(name, flickr)]
         }, configure: { settings in
             // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
             settings.flickr.totalTimeoutSeconds = 60
@@ -258,17 +262,7 @@ struct FlickrTests {
         "code105", "code0", "http429", "http500", "malformed", "html", "noAnswer", "code999",
     ])
     func failingSearchServesStock(_ failure: String) async throws {
-        let answer: Answer = switch failure {
-        case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
-        case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
-        case "http429": .status(429, "Too Many Requests")
-        case "http500": .status(500, "<html>Internal Server Error</html>")
-        case "malformed": .json("{\"photos\":{\"page\":1,\"photo\":[{\"id\":")
-        case "html": .json("<!DOCTYPE html><html><body>Flickr is down</body></html>")
-        case "code999": .json(StandInFlickr.failJSON(code: 999, message: "Unknown"))
-        default: .noAnswer
-        }
-        try await Self.withBackdrop({ _ in [answer] }) { flickr, client, records in
+        try await Self.withBackdrop({ flickr in [Self.failingSearch(failure, flickr)] }) { flickr, client, records in
             let start = ContinuousClock.now
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
             #expect(ContinuousClock.now - start < .seconds(6), "within the deadline")

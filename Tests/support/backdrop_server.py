@@ -17,6 +17,15 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PHOTO = os.path.join(ROOT, "Tests", "BackdropTests", "Fixtures", "flickr-photo.jpg")
 
 
+def rss_mb(pid):
+    """Resident memory of process `pid`, in MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
