@@ -217,6 +217,37 @@ struct CacheTests {
         }
     }
 
+    /// Descriptors this process holds on files under `folder` that have been deleted.
+    static func deletedButOpen(under folder: URL) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)") else { return false }
+            return target.hasPrefix(folder.path) && target.hasSuffix(" (deleted)")
+        }.count
+    }
+
+    @Test func theBudgetBoundsTheDiskEvenForFilesHeldOpenAndADeletedFolderRecovers() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var settings = Self.settings(cacheFolder: folder)
+        settings.cache.maxMB = 1  // about one full-size render: each new one evicts the last
+        try await Self.withApp(settings) { client in
+            for blur in 1...6 {
+                let answer = try await HTTPTests.get(client, "/background?lat=7&lon=7&blur=0.\(blur)")
+                #expect(answer.status == .ok)
+            }
+            // Every render is still in the memory tier, but the evicted ones' files were released: no deleted file is
+            // kept open, so the disk holds no more than the budget.
+            #expect(Self.deletedButOpen(under: folder) == 0)
+            // The folder is deleted under the running service: the next write releases what it held and recreates it.
+            try FileManager.default.removeItem(at: folder)
+            let answer = try await HTTPTests.get(client, "/background?lat=7&lon=7&blur=0.9")
+            #expect(answer.status == .ok)
+            #expect(Self.files(folder).contains { $0.hasPrefix("render-") }, "writable again without a restart")
+            #expect(Self.deletedButOpen(under: folder) == 0)
+        }
+    }
+
     @Test func oneHundredConcurrentIdenticalRequestsRenderOnce() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

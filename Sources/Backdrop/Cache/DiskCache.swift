@@ -34,6 +34,13 @@ public actor DiskCache {
     private var failing = false
     /// Whether ``rebuildIndex()`` has run: until then an entry missing from the index may still be on disk.
     private var indexRebuilt = false
+    /// The files handed out open for sending, by file name, held weakly: revoked when their entry leaves the index, so
+    /// that the budget bounds the disk (a removed file's blocks are freed once no send is under way).
+    private var handedOut = [String: [WeakFile]]()
+
+    private struct WeakFile {
+        weak var file: CachedFile?
+    }
     private var lastWarning: Date?
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
@@ -135,8 +142,13 @@ public actor DiskCache {
         let bytes = entry.encoded()
         guard bytes.count <= self.budget else { return nil }
         var written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
-        if case .failure = written, (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
-            written = CacheFileIO.writeAtomically(bytes, to: self.path(name))  // the folder had vanished
+        if case .failure = written {
+            // The folder may have vanished, or the disk filled: release every file held open (their blocks may be all
+            // that fills it, if the folder was removed), recreate the folder and try once more.
+            self.revokeAll()
+            if (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
+                written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
+            }
         }
         let descriptor: CInt
         switch written {
@@ -183,7 +195,25 @@ public actor DiskCache {
             CacheFileIO.close(descriptor)
             return nil
         }
-        return CachedFile.adopt(descriptor, payload: entry.payloadRange, budget: openFiles)
+        guard let file = CachedFile.adopt(descriptor, payload: entry.payloadRange, budget: openFiles) else { return nil }
+        let name = Self.fileName(for: entry.key, kind: entry.kind)
+        self.handedOut[name, default: []].removeAll { $0.file == nil }
+        self.handedOut[name, default: []].append(WeakFile(file: file))
+        return file
+    }
+
+    /// Closes the files handed out for `name`: its entry has left the index.
+    private func revoke(_ name: String) {
+        for held in self.handedOut.removeValue(forKey: name) ?? [] { held.file?.revoke() }
+    }
+
+    private func revokeAll() {
+        for name in Array(self.handedOut.keys) { self.revoke(name) }
+    }
+
+    /// Files handed out and still open (for tests and metrics).
+    var openFileCount: Int {
+        self.handedOut.values.reduce(0) { $0 + $1.filter { $0.file?.isOpen == true }.count }
     }
 
     /// Before the index is rebuilt: the entry for `key` if its file is there and checks out, indexed from now on.
@@ -212,7 +242,9 @@ public actor DiskCache {
     }
 
     private func drop(_ key: String) {
-        if let old = self.index.removeValue(forKey: key) { self.bytesByKind[old.kind, default: 0] -= old.size }
+        guard let old = self.index.removeValue(forKey: key) else { return }
+        self.bytesByKind[old.kind, default: 0] -= old.size
+        self.revoke(old.file)
     }
 
     private func evict() {
