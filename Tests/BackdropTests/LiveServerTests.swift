@@ -236,4 +236,25 @@ struct LiveServerTests {
             #expect(try Self.get(port, "/demo.js", "Range: bytes=-3").status == 206)
         }
     }
+
+    @Test func malformedRequestsGetOneJSONErrorAndNoAnswerBeforeIt() async throws {
+        try await Self.withLiveApp { port, _ in
+            for (name, request) in [
+                ("garbage", "NOT A REQUEST\r\n\r\n"),
+                ("bad chunked body", "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"),
+                ("body too large", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n" + String(repeating: "a", count: 70_000)),
+            ] {
+                let socket = try RawHTTP.connect(port: port)
+                defer { RawHTTP.close(socket) }
+                try? RawHTTP.send(socket, request)
+                let text = String(decoding: try RawHTTP.readToEnd(socket), as: UTF8.self)
+                #expect(text.components(separatedBy: "HTTP/1.1 ").count == 2, "\(name): exactly one response: \(text.prefix(300))")
+                let status = name == "body too large" ? "413" : "400"
+                #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(name)")
+                #expect(text.lowercased().contains("content-type: application/json"), "\(name)")
+                #expect(text.contains("{\"error\":"), "\(name)")
+            }
+            #expect(try Self.get(port, "/health").status == 200)
+        }
+    }
 }

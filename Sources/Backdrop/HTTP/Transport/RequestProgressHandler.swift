@@ -1,19 +1,30 @@
 import NIOCore
 import NIOHTTP1
 
-/// Right after NIO's HTTP/1 decoder: moves the connection's ``RequestTimer`` along as heads, body parts and ends are
-/// decoded, and gives HTTP/1.0 what it expects of a connection: closed after the response unless the request asked
-/// for keep-alive (with `Connection: close` or `keep-alive` said in the response).
+/// Right after NIO's HTTP/1 decoder, where requests are whole parts and responses not yet bytes:
+/// - moves the connection's ``RequestTimer`` along as heads, body parts and ends are decoded;
+/// - holds a request with a body until its body has arrived whole (at most ``maxBody`` bytes, else a 413), so that a
+///   malformed body is refused with one 400 instead of a normal answer followed by a stray 400 (Backdrop's routes
+///   take no bodies, so nothing is lost by waiting);
+/// - makes the 400 that Hummingbird writes for a request the parser refused a JSON error like every other;
+/// - gives HTTP/1.0 what it expects of a connection: closed after the response unless the request asked for
+///   keep-alive (with `Connection: close` or `keep-alive` said in the response).
 final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// The most body a request may carry; Backdrop's routes read none.
+    static let maxBody = 64 << 10
+
     private let timer: RequestTimer
-    /// For each request whose response has not ended, oldest first: whether HTTP/1.0 asks to close after it, to
-    /// keep alive, or neither (HTTP/1.1: Hummingbird decides).
+    /// For each request passed on whose response has not ended, oldest first: what HTTP/1.0 asked of the connection.
     private var versions = CircularBuffer<HTTP10Connection>()
+    /// A request with a body, held until the body has arrived whole.
+    private var held: (head: HTTPRequestHead, body: [ByteBuffer], bytes: Int)?
+    /// Set once the connection is being refused (a body over the limit): nothing more is passed on.
+    private var refusing = false
 
     private enum HTTP10Connection {
         case close, keepAlive, notHTTP10
@@ -24,26 +35,55 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !self.refusing else { return }
         switch self.unwrapInboundIn(data) {
         case .head(let head):
             let hasBody = head.headers.contains(name: "transfer-encoding") || head.headers["content-length"].contains { $0 != "0" }
             self.timer.progressed(context: context, expectingMore: hasBody)
-            if head.version.major == 1, head.version.minor == 0 {
-                self.versions.append(head.isKeepAlive ? .keepAlive : .close)
+            if hasBody {
+                self.held = (head, [], 0)
             } else {
-                self.versions.append(.notHTTP10)
+                self.passOn(head, context: context)
             }
-        case .body:
+        case .body(let buffer):
             self.timer.progressed(context: context, expectingMore: true)
-        case .end:
+            guard var held = self.held else {
+                context.fireChannelRead(data)
+                return
+            }
+            held.bytes += buffer.readableBytes
+            guard held.bytes <= Self.maxBody else {
+                self.refuse(context: context)
+                return
+            }
+            held.body.append(buffer)
+            self.held = held
+        case .end(let trailers):
             self.timer.finished()
+            if let held = self.held {
+                self.held = nil
+                self.passOn(held.head, context: context)
+                for part in held.body { context.fireChannelRead(self.wrapInboundOut(.body(part))) }
+                context.fireChannelRead(self.wrapInboundOut(.end(trailers)))
+            } else {
+                context.fireChannelRead(data)
+            }
         }
-        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.held = nil  // a malformed request is refused whole: nothing of it was passed on
+        context.fireErrorCaught(error)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch self.unwrapOutboundIn(data) {
         case .head(var head) where head.status.code >= 200:
+            if self.versions.isEmpty, head.status == .badRequest {
+                // No request was passed on that this answers: the parser refused what came in.
+                self.writeError(head: head, message: "malformed HTTP request", context: context, promise: promise)
+                return
+            }
             switch self.versions.first {
             case .close?:
                 head.headers.replaceOrAdd(name: "connection", value: "close")
@@ -66,5 +106,36 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    private func passOn(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if head.version.major == 1, head.version.minor == 0 {
+            self.versions.append(head.isKeepAlive ? .keepAlive : .close)
+        } else {
+            self.versions.append(.notHTTP10)
+        }
+        context.fireChannelRead(self.wrapInboundOut(.head(head)))
+    }
+
+    /// A body over the limit: answered 413 here and the connection closed (the rest of the body is not read).
+    private func refuse(context: ChannelHandlerContext) {
+        self.refusing = true
+        self.held = nil
+        let head = HTTPResponseHead(version: .http1_1, status: .payloadTooLarge, headers: ["connection": "close"])
+        self.writeError(head: head, message: "request bodies are limited to \(Self.maxBody) bytes", context: context, promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// `head` with a JSON error body, as ``APIError`` writes them.
+    private func writeError(head: HTTPResponseHead, message: String, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        var head = head
+        var body = context.channel.allocator.buffer(capacity: 64)
+        body.writeString("{\"error\":\"\(message)\"}")
+        head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
+        head.headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
+        head.headers.replaceOrAdd(name: "x-content-type-options", value: "nosniff")
+        context.write(self.wrapOutboundOut(.head(head)), promise: promise)
+        context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
     }
 }
