@@ -51,6 +51,7 @@ bench: bench-deps
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
+	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 
 clean:
 	rm -rf .build .build-static .build-venv $(TEST_OUTPUT)
