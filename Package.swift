@@ -23,12 +23,14 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
         .systemLibrary(name: "CDeflate"),
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "Backdrop",
             dependencies: [
                 "CJPEG",
                 "CPNG",
                 "CDeflate",
+                "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -32,6 +32,7 @@ struct Serve: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
         DescriptorLimit.raiseToHardLimit()
+        MallocTuning.returnLargeBlocksToTheSystem()
         do {
             try await buildApplication(settings).runService()
         } catch let error as StockPhotoError {

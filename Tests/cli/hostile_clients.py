@@ -34,10 +34,11 @@ def check(name, ok, detail=""):
     print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""))
 
 
-def start(binary, work, server):
+def start(binary, work, server, cache=None, render=None):
     port = free_port()
     config = {"server": {"host": "127.0.0.1", "port": port, "publicFolder": os.path.join(ROOT, "Public"), "logLevel": "warning", **server},
-              "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")}, "cache": {"folder": ""}}
+              "photos": {"stockFolder": os.path.join(ROOT, "StockPhotos")}, "cache": {"folder": "", **(cache or {})},
+              "render": render or {}}
     path = os.path.join(work, f"config-{port}.json")
     with open(path, "w") as f:
         json.dump(config, f)
@@ -176,6 +177,27 @@ def connection_limit(binary, work):
         process.wait(timeout=30)
 
 
+def largest_renders(binary, work):
+    prepared, rendered = 64, 32
+    process, port = start(binary, work, {}, cache={"renderedImagesMemoryMB": rendered}, render={"preparedImagesMemoryMB": prepared})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        start_rss = rss_mb(process.pid)
+        peak = start_rss
+        styles = ["light", "dark", "extralight", "none"]
+        for i in range(48):
+            lat, lon = (i * 7.3) % 170 - 85, (i * 13.1) % 350 - 175
+            url = f"{base}/background?lat={lat:.3f}&lon={lon:.3f}&width=2048&height=1953&blur=0.{i % 9 + 1}&style={styles[i % 4]}"
+            urllib.request.urlopen(url, timeout=120).read()
+            peak = max(peak, rss_mb(process.pid))
+        limit = start_rss + prepared + rendered + 100
+        check(f"48 renders at 2048x1953: resident memory within the memory budgets ({prepared} + {rendered} MB) plus 100 MB",
+              peak <= limit, f"{start_rss:.0f} MB at start, peak {peak:.0f} MB, limit {limit:.0f} MB")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
@@ -188,6 +210,7 @@ def main():
     print(f"hostile: checking {a.binary}")
     stalled_connections(a.binary, work, count)
     connection_limit(a.binary, work)
+    largest_renders(a.binary, work)
     print(f"hostile: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
     sys.exit(0 if RESULTS["failed"] == 0 else 1)
 

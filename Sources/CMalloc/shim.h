@@ -1,0 +1,9 @@
+// glibc's allocator tuning (mallopt), which Swift's Glibc module does not export.
+#if defined(__linux__)
+#include <features.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+/// M_MMAP_THRESHOLD is a negative macro, which Swift does not import.
+static const int bd_malloc_mmap_threshold = M_MMAP_THRESHOLD;
+#endif
+#endif
