@@ -21,20 +21,31 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from backdrop_server import BackdropServer  # noqa: E402
 
 SCRIPT = r"""
-math.randomseed(os.time())
-counts = {}
-request = function()
+local threads = {}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+  table.insert(threads, thread)
+end
+function init(args)
+  math.randomseed(os.time() * 100 + id)
+  ok, shed, other = 0, 0, 0
+end
+function request()
   local lat = math.random() * 170 - 85
   local lon = math.random() * 350 - 175
   return wrk.format("GET", string.format("/background?lat=%.5f&lon=%.5f&width=320&height=568&blur=0.5", lat, lon))
 end
-response = function(status, headers, body)
-  counts[status] = (counts[status] or 0) + 1
+function response(status, headers, body)
+  if status == 200 then ok = ok + 1 elseif status == 503 then shed = shed + 1 else other = other + 1 end
 end
-done = function(summary, latency, requests)
-  local parts = {}
-  for status, count in pairs(counts) do table.insert(parts, status .. "=" .. count) end
-  io.write("STATUSES " .. table.concat(parts, " ") .. "\n")
+function done(summary, latency, requests)
+  local o, s, x = 0, 0, 0
+  for _, thread in ipairs(threads) do
+    o = o + thread:get("ok"); s = s + thread:get("shed"); x = x + thread:get("other")
+  end
+  io.write(string.format("STATUSES 200=%d 503=%d 0=%d\n", o, s, x))
 end
 """
 
