@@ -19,6 +19,13 @@ public struct RenderCache: Sendable {
         self.metrics = metrics
     }
 
+    /// The render for `key` if it is in memory (counted as a hit), else nil.
+    public func cached(_ key: RenderedImageKey) async -> CachedRender? {
+        guard let hit = await self.memory.cached(key) else { return nil }
+        self.metrics?.cache(.hit, kind: "render")
+        return hit
+    }
+
     /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
     public func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
         if let hit = await self.memory.cached(key) {

@@ -57,6 +57,12 @@ public struct BackgroundController: Sendable {
     /// The place's render, from the cache or made now, within the upstream deadline; past it, the source's fallback
     /// (a stale or stock photo, which needs no upstream call).
     func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
+        // A render already in memory needs nothing upstream: answered without arming the deadline (which costs a task
+        // group per request, about a sixth of a cache hit's time).
+        if let photo = await self.photos.knownPhoto(for: place, in: window),
+           let hit = await self.renders.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+            return hit
+        }
         do {
             return try await withDeadline(self.upstreamDeadline) {
                 try await self.renderChosen(place: place, window: window, spec: spec, logger: logger)

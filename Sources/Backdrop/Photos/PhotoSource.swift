@@ -13,6 +13,9 @@ public protocol PhotoSource: Sendable {
     /// (the cell's earlier photo, stale, if its bytes are at hand; else a stock photo). It also tells the source that
     /// the place's upstream is too slow now, so that the next requests do not wait for it again at once.
     func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto
+    /// The photo for `place` during `window` if it is known without any upstream call, else nil. Lets a render already
+    /// in memory be answered without arming the request's upstream deadline.
+    func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto?
 }
 
 extension PhotoSource {
@@ -21,4 +24,5 @@ extension PhotoSource {
     public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         try await self.photo(for: place, in: window)
     }
+    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? { nil }
 }

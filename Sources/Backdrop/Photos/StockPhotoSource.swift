@@ -46,6 +46,10 @@ public final class StockPhotoSource: PhotoSource {
         return entries[PhotoChoice.index(place: place, window: window, count: entries.count)].photo
     }
 
+    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
+        try? await self.photo(for: place, in: window)
+    }
+
     public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
         guard let entry = try self.loadedEntries().first(where: { $0.photo.id == photo.id }) else {
             throw StockPhotoError("unknown stock photo \(photo.id)")

@@ -91,6 +91,17 @@ public struct FlickrPhotoSource: PhotoSource {
         }
     }
 
+    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
+        guard case .cell(let cell) = place else { return await self.stock.knownPhoto(for: place, in: window) }
+        let key = FlickrState.CellKey(cell: cell.value, window: window.index)
+        guard await self.state.unusableCount(key) == 0 else { return nil }
+        switch await self.cells.cached(key) {
+        case .restored(let photo)?: return photo
+        case .photos(let photos)?: return Self.choose(photos, cell: cell, window: window, skipped: 0)
+        default: return nil  // empty or unknown: the full path decides (stock, stale, or a search)
+        }
+    }
+
     /// The cell's photo: picked by a stable hash of cell and window; after it proved unusable, the next one (once).
     static func choose(_ photos: [FlickrPhoto], cell: Geohash, window: TimeWindow, skipped: Int) -> SourcePhoto? {
         guard !photos.isEmpty, skipped == 0 || (skipped == 1 && photos.count > 1) else { return nil }
