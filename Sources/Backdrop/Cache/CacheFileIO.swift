@@ -66,23 +66,12 @@ enum CacheFileIO {
         return (bytes, descriptor)
     }
 
+    /// The whole file, as long as `fstat` says it is; nil if it reads shorter.
     private static func readAll(descriptor: CInt) -> [UInt8]? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { return nil }
-        let size = Int(info.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let got = pread(descriptor, buffer.baseAddress.map { $0 + count }, size - count, off_t(count))
-                if got < 0, self.currentErrno() == EINTR { continue }
-                if got <= 0 {
-                    failed = true
-                    return
-                }
-                count += got
-            }
-        }
-        return failed ? nil : bytes
+        let bytes = self.read(descriptor, upTo: Int(info.st_size))
+        return bytes.count == Int(info.st_size) ? bytes : nil
     }
 
     /// Up to `count` bytes from the start of the file at `path`.
@@ -90,17 +79,20 @@ enum CacheFileIO {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var got = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+        let bytes = self.read(descriptor, upTo: count)
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    /// Up to `count` bytes from the start of `descriptor`'s file, fewer at its end or on an error.
+    private static func read(_ descriptor: CInt, upTo count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
             while filled < count {
-                let read = pread(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(filled))
-                if read < 0, self.currentErrno() == EINTR { continue }
-                if read <= 0 { break }
-                filled += read
+                let got = pread(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(filled))
+                if got < 0, self.currentErrno() == EINTR { continue }
+                if got <= 0 { break }
+                filled += got
             }
-            got = filled
         }
-        return got > 0 ? bytes : nil
     }
 
     static func size(_ path: String) -> Int? {

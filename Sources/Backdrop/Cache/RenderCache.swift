@@ -28,10 +28,7 @@ public struct RenderCache: Sendable {
 
     /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
     public func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
-        if let hit = await self.memory.cached(key) {
-            self.metrics?.cache(.hit, kind: "render")
-            return hit
-        }
+        if let hit = await self.cached(key) { return hit }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
             if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),

@@ -69,9 +69,14 @@ public struct BackgroundController: Sendable {
             }
         } catch is DeadlinePassed {
             let photo = try await self.deadlineFallback(place: place, window: window, logger: logger)
-            return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
-                try await self.renderer.render(photo, from: self.photos, spec: spec)
-            }
+            return try await self.render(photo, place: place, window: window, spec: spec)
+        }
+    }
+
+    /// `photo` rendered for the request, from the render cache or made now.
+    private func render(_ photo: SourcePhoto, place: Place, window: TimeWindow, spec: RenderSpec) async throws -> CachedRender {
+        try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+            try await self.renderer.render(photo, from: self.photos, spec: spec)
         }
     }
 
@@ -87,11 +92,8 @@ public struct BackgroundController: Sendable {
         var photo = try await self.photos.photo(for: place, in: window)
         var failures = 0
         while true {
-            let chosen = photo
             do {
-                return try await self.renders.render(RenderedImageKey(place: place, window: window, photo: chosen, spec: spec)) {
-                    try await self.renderer.render(chosen, from: self.photos, spec: spec)
-                }
+                return try await self.render(photo, place: place, window: window, spec: spec)
             } catch where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
                 failures += 1
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])

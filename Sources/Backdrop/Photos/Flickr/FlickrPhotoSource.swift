@@ -80,15 +80,27 @@ public struct FlickrPhotoSource: PhotoSource {
         case .empty:
             return try await self.stockFallback(place, window)
         case .unavailable:
-            if skipped == 0, let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
-               self.clock.now().timeIntervalSince(stored.created) <= self.maxStale {
-                self.metrics?.fallback("stale")
-                var photo = stored.photo
-                photo.stale = true
-                return photo
+            if skipped == 0, let stored = await self.standIn(cell) {
+                return self.stale(stored.photo)
             }
             return try await self.stockFallback(place, window)
         }
+    }
+
+    /// The cell's stored Flickr photo, if it is young enough (`maxStale`) to stand in while Flickr cannot serve.
+    private func standIn(_ cell: Geohash) async -> StoredPhoto? {
+        guard let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
+              self.clock.now().timeIntervalSince(stored.created) <= self.maxStale
+        else { return nil }
+        return stored
+    }
+
+    /// `photo` marked stale, counted as such a fallback.
+    private func stale(_ photo: SourcePhoto) -> SourcePhoto {
+        self.metrics?.fallback("stale")
+        var photo = photo
+        photo.stale = true
+        return photo
     }
 
     public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
@@ -151,15 +163,9 @@ public struct FlickrPhotoSource: PhotoSource {
     public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
         await self.state.noteTimeout(for: FlickrState.CellKey(cell: cell.value, window: window.index))
-        if let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
-           self.clock.now().timeIntervalSince(stored.created) <= self.maxStale,
-           await self.store?.sourceImage(photoID: stored.photo.id, variant: nil) != nil {
-            var photo = stored.photo
-            if stored.window != window.index || stored.photo.stale {
-                self.metrics?.fallback("stale")
-                photo.stale = true
-            }
-            return photo
+        // Only a photo whose bytes are at hand: the fallback must not wait on Flickr again.
+        if let stored = await self.standIn(cell), await self.store?.sourceImage(photoID: stored.photo.id, variant: nil) != nil {
+            return stored.window == window.index && !stored.photo.stale ? stored.photo : self.stale(stored.photo)
         }
         return try await self.stockFallback(place, window)
     }
