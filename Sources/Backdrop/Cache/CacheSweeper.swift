@@ -2,8 +2,8 @@ import Logging
 import ServiceLifecycle
 
 /// The disk cache's background work, off the request path: at start it rebuilds the index from the folder and removes
-/// expired entries (the server is already listening; until then the cache misses), then sweeps every `interval` until
-/// shutdown.
+/// expired entries (the server is already listening; until then a key missing from the index is looked up by its file
+/// name), then sweeps every `interval` until shutdown.
 struct CacheSweeper: Service {
     let cache: DiskCache
     let policy: CachePolicy
