@@ -7,6 +7,8 @@ CONFIG ?= config.json
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis.
 TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver
+# The container check: a Debian root filesystem, a test CA, a network namespace.
+CONTAINER_PACKAGES := debootstrap openssl iproute2
 TEST_VENV ?= .build-venv
 TEST_OUTPUT ?= test-output
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
@@ -14,7 +16,7 @@ BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-l
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
-.PHONY: run build test bench deps test-deps bench-deps clean
+.PHONY: run build static test test-container bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -30,16 +32,25 @@ run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
-# service; the Dockerfile against what the static release binary links; hostile clients against that release binary.
+# service; the container's runtime stage (test-container); hostile clients against the static release binary.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(SWIFT) build -c release --product backdrop --static-swift-stdlib --scratch-path .build-static
-	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
+	$(MAKE) --no-print-directory test-container
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
+
+# The release binary with Swift's runtime linked in, as the Dockerfile's build stage makes it.
+static: deps
+	$(SWIFT) build -c release --product backdrop --static-swift-stdlib --scratch-path .build-static
+
+# The Dockerfile against what that binary links, then its runtime stage built from Debian 12 by debootstrap and run.
+test-container: static
+	@Tools/ensure-packages.sh $(CONTAINER_PACKAGES)
+	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
+	python3 Tests/docker/run_runtime_stage.py .build-static/release/backdrop
 
 bench-deps: deps
 	@Tools/ensure-packages.sh $(BENCH_PACKAGES)
@@ -54,4 +65,4 @@ bench: bench-deps
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 
 clean:
-	rm -rf .build .build-static .build-venv $(TEST_OUTPUT)
+	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)

@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 
+from dockerfile import instructions
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 results = {"passed": 0, "failed": 0}
 
@@ -28,20 +30,6 @@ def package_of(path):
         if out.returncode == 0:
             return out.stdout.split(":")[0].strip()
     return None
-
-
-def instructions(text):
-    """Dockerfile instructions with continuation lines joined, comments dropped."""
-    joined, current = [], ""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        current += " " + stripped.rstrip("\\").strip()
-        if not stripped.endswith("\\"):
-            joined.append(current.strip())
-            current = ""
-    return joined
 
 
 def main():
