@@ -26,6 +26,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         let (metrics, requestTimeout) = (self.metrics, self.requestTimeout)
         return self.base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
+            try channel.syncOptions?.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
             let timer = RequestTimer(timeout: requestTimeout)
             try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics?.sentFromFile() }), position: .first)
             try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
