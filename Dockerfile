@@ -4,7 +4,7 @@
 # --- build: the release binary, Swift's runtime linked in statically, in the official Swift image (Debian 12) ---
 FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
 COPY Package.swift ./
@@ -16,9 +16,11 @@ RUN swift build -c release --product backdrop --static-swift-stdlib \
  && cp "$(swift build -c release --product backdrop --static-swift-stdlib --show-bin-path)/backdrop" /build/backdrop
 
 # --- run: slim Debian 12 with only the shared libraries the binary links, and CA certificates for HTTPS to Flickr ---
+# (Debian's libavif15 links every AV1 codec it supports: libaom3, which Backdrop encodes with, and the others.)
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates libjpeg62-turbo libpng16-16 libdeflate0 zlib1g libstdc++6 libgcc-s1 \
+      libwebp7 libavif15 libaom3 libdav1d6 libgav1-1 librav1e0 libsvtav1enc1 libyuv0 libabsl20220623 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin backdrop
 WORKDIR /app

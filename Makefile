@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= config.json
 
 # C libraries the service links (build and run).
-BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev
+BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis.
 TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver
 # The container check: a Debian root filesystem, a test CA, a network namespace.

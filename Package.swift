@@ -22,6 +22,8 @@ let package = Package(
     targets: [
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp")]),
+        .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif")]),
         .systemLibrary(name: "CDeflate"),
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -29,6 +31,8 @@ let package = Package(
             dependencies: [
                 "CJPEG",
                 "CPNG",
+                "CWebP",
+                "CAVIF",
                 "CDeflate",
                 "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -60,6 +64,8 @@ let package = Package(
             name: "BackdropTests",
             dependencies: [
                 "Backdrop",
+                "CWebP",
+                "CAVIF",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]

@@ -53,7 +53,7 @@ public func buildApplication(
         source = FlickrPhotoSource.make(settings: settings, http: http, stock: stock, store: disk, clock: clock, logger: logger, metrics: metrics)
         announcement = (.notice, "serving Flickr photos near each place, stock photos as fallback")
     }
-    let renderer = Renderer(png: settings.render.png, limits: settings.images.limits,
+    let renderer = Renderer(encoders: settings.render.encoders, limits: settings.images.limits,
                             memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.effectiveMaxPending)
     let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)

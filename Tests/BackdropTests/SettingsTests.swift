@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 45)  // server 8, photos 3, render 9, images 3, flickr 15, cache 7
+        #expect(keyCount == 50)  // server 8, photos 3, render 14, images 3, flickr 15, cache 7
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
@@ -57,6 +57,11 @@ struct SettingsTests {
         (#"{"render": {"style": "blurry"}}"#, "render.style"),
         (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
         (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
+        (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
+        (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),
+        (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),
+        (#"{"render": {"avifQuality": "high"}}"#, "render.avifQuality"),
+        (#"{"render": {"avifSpeed": 11}}"#, "render.avifSpeed"),
         (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
         (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
         (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),

@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// A finished background: its PNG, the photo it shows, and the response headers it is served with (all but
+/// A finished background: its encoded image, the photo it shows, and the response headers it is served with (all but
 /// `Cache-Control`, which depends on the moment), so that a hit costs no work beyond writing bytes.
 public struct CachedRender: Sendable {
-    public let png: ByteBuffer
+    public let body: ByteBuffer
+    public let format: OutputFormat
     /// The checked cache file holding the same bytes, when it is held open: the transport may send the body from it
-    /// with `sendfile` (see ``FileBodies``) instead of copying `png` into the socket.
+    /// with `sendfile` (see ``FileBodies``) instead of copying `body` into the socket.
     public let file: CachedFile?
     public let photo: SourcePhoto
     public let created: Date
@@ -15,14 +16,15 @@ public struct CachedRender: Sendable {
     public let etag: String
     public let headers: HTTPFields
 
-    init(png bytes: [UInt8], photo: SourcePhoto, place: Place, created: Date, file: CachedFile? = nil) {
-        self.png = ByteBuffer(bytes: bytes)
+    init(body bytes: [UInt8], format: OutputFormat, photo: SourcePhoto, place: Place, created: Date, file: CachedFile? = nil) {
+        self.body = ByteBuffer(bytes: bytes)
+        self.format = format
         self.file = file?.payload.count == bytes.count ? file : nil
         self.photo = photo
         self.created = created
         self.etag = "\"\(String(CRC32.checksum(bytes), radix: 16))-\(String(bytes.count, radix: 16))\""
         var headers = BackdropHeaders.attribution(of: photo, place: place)
-        headers[.contentType] = "image/png"
+        headers[.contentType] = format.mediaType
         headers[.contentLength] = String(bytes.count)
         headers[.eTag] = self.etag
         headers[.lastModified] = HTTPDate.format(created)

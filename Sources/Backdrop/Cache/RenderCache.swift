@@ -13,7 +13,7 @@ public struct RenderCache: Sendable {
     let metrics: BackdropMetrics?
 
     public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics?) {
-        self.memory = MemoryLRU(budget: memoryBudget) { $0.png.readableBytes + 1024 }
+        self.memory = MemoryLRU(budget: memoryBudget) { $0.body.readableBytes + 1024 }
         self.disk = disk
         self.clock = clock
         self.metrics = metrics
@@ -34,17 +34,17 @@ public struct RenderCache: Sendable {
             if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
                (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
                 metrics?.cache(.hit, kind: "render")
-                return CachedRender(png: entry.payload, photo: key.photo, place: key.place, created: entry.created, file: file)
+                return CachedRender(body: entry.payload, format: key.spec.format, photo: key.photo, place: key.place, created: entry.created, file: file)
             }
             metrics?.cache(.miss, kind: "render")
-            let png = try await make()
+            let body = try await make()
             let created = clock.now()
             var file: CachedFile?
             if let disk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
                 file = await disk.write(CacheEntry(kind: .render, created: created, window: key.window.index, key: key.diskKey,
-                                                   meta: [UInt8](meta), payload: png), keepOpen: true)
+                                                   meta: [UInt8](meta), payload: body), keepOpen: true)
             }
-            return CachedRender(png: png, photo: key.photo, place: key.place, created: created, file: file)
+            return CachedRender(body: body, format: key.spec.format, photo: key.photo, place: key.place, created: created, file: file)
         }
     }
 }

@@ -12,6 +12,7 @@ public enum BackdropHeaders {
     public static let licenseURL = header("X-Backdrop-License-Url")
     public static let photoURL = header("X-Backdrop-Photo-Url")
     public static let cell = header("X-Backdrop-Cell")
+    public static let link = header("Link")
 
     private static func header(_ name: String) -> HTTPField.Name {
         guard let field = HTTPField.Name(name) else { preconditionFailure("invalid header name \(name)") }

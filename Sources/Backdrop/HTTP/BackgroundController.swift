@@ -39,19 +39,34 @@ public struct BackgroundController: Sendable {
     }
 
     @Sendable func background(_ request: Request, context: some RequestContext) async throws -> Response {
-        let query = try BackgroundQuery(query: request.uri.query, defaults: self.defaults)
+        let query = try BackgroundQuery(query: request.uri.query, defaults: self.defaults, precision: self.geohashPrecision)
+        let format = try query.format ?? Self.negotiatedFormat(request.headers)
+        let spec = query.spec.with(format: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let place = Self.place(query.coordinate, precision: self.geohashPrecision)
-        let render = try await self.render(place: place, window: window, spec: query.spec, logger: context.logger)
+        let render = try await self.render(place: query.place, window: window, spec: spec, logger: context.logger)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
+        headers[BackdropHeaders.link] = "<\(CellURL.path(place: query.place, spec: spec, defaults: self.defaults))>; rel=\"canonical\""
+        if query.format == nil { headers[.vary] = "Accept" }
         if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
+            self.metrics?.image(format, status: 304)
             return Response(status: .notModified, headers: headers)
         }
-        if request.method == .get, let file = render.file { FileBodies.current?.offer(render.png, file: file) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.png))
+        self.metrics?.image(format, status: 200)
+        if request.method == .get, let file = render.file { FileBodies.current?.offer(render.body, file: file) }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.body))
+    }
+
+    /// The format `Accept` chooses (see ``FormatNegotiation``); a 406 when it accepts none of them.
+    static func negotiatedFormat(_ headers: HTTPFields) throws(APIError) -> OutputFormat {
+        guard let format = FormatNegotiation.choose(accept: headers[.accept]) else {
+            throw APIError(status: .notAcceptable,
+                           message: "no acceptable image type: /background answers \(OutputFormat.preference.map(\.mediaType).joined(separator: ", ")); send Accept with one of them or */*, or give format",
+                           headers: [.vary: "Accept"])
+        }
+        return format
     }
 
     /// The place's render, from the cache or made now, within the upstream deadline; past it, the source's fallback
@@ -130,8 +145,9 @@ public struct BackgroundController: Sendable {
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon"])
+        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "width", "height", "style"])
         let coordinate = try BackgroundQuery.coordinate(parameters)
+        let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = Self.place(coordinate, precision: self.geohashPrecision)
@@ -141,9 +157,16 @@ public struct BackgroundController: Sendable {
         } catch is DeadlinePassed {
             photo = try await self.deadlineFallback(place: place, window: window, logger: context.logger)
         }
-        return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, coordinate: coordinate),
-                         headers: BackdropHeaders.attribution(of: photo, place: place),
-                         cacheControl: self.cacheControl(photo, window: window, now: now))
+        // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
+        let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png
+        let images = BackgroundInfo.Images(format: format) { format, blur in
+            CellURL.path(place: place, spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
+                         defaults: self.defaults)
+        }
+        var headers = BackdropHeaders.attribution(of: photo, place: place)
+        headers[.vary] = "Accept"
+        return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, images: images),
+                         headers: headers, cacheControl: self.cacheControl(photo, window: window, now: now))
     }
 
     static func place(_ coordinate: BackgroundQuery.Coordinate?, precision: Int) -> Place {

@@ -12,9 +12,28 @@ struct BackgroundInfo: Encodable {
         let secondsLeft: Int
     }
 
+    /// The sharp and the fully blurred image as cell URLs: in the format the JSON request's `Accept` prefers, and in
+    /// every format for an app that chooses itself.
     struct Images: Encodable {
+        struct Pair: Encodable {
+            let sharp: String
+            let blurred: String
+        }
+
+        let format: OutputFormat
         let sharp: String
         let blurred: String
+        /// Keyed by format name.
+        let formats: [String: Pair]
+
+        init(format: OutputFormat, url: (OutputFormat, Int) -> String) {
+            self.format = format
+            self.sharp = url(format, 0)
+            self.blurred = url(format, 100)
+            self.formats = Dictionary(uniqueKeysWithValues: OutputFormat.allCases.map {
+                ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
+            })
+        }
     }
 
     static let flickrNotice = "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."
@@ -33,7 +52,7 @@ struct BackgroundInfo: Encodable {
     let images: Images
     let notice: String?
 
-    init(photo: SourcePhoto, place: Place, window: TimeWindow, now: Date, coordinate: BackgroundQuery.Coordinate?) {
+    init(photo: SourcePhoto, place: Place, window: TimeWindow, now: Date, images: Images) {
         let attribution = photo.attribution
         self.source = photo.sourceLabel
         self.photoId = photo.id
@@ -45,16 +64,7 @@ struct BackgroundInfo: Encodable {
         self.cell = place.key
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
         self.modified = Self.modifiedNote
-        let location = coordinate.map { "lat=\(Self.number($0.latitude))&lon=\(Self.number($0.longitude))&" } ?? ""
-        self.images = Images(sharp: "/background?\(location)blur=0", blurred: "/background?\(location)blur=1")
+        self.images = images
         self.notice = photo.origin == .flickr ? Self.flickrNotice : nil
-    }
-
-    /// A coordinate as a plain decimal the API accepts back (no exponent).
-    private static func number(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
     }
 }

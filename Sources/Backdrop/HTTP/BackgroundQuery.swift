@@ -7,14 +7,26 @@ public struct BackgroundQuery: Sendable, Equatable {
     }
 
     public let coordinate: Coordinate?
+    /// The place asked for: the cell of `lat`/`lon`, the `cell` given, or no location.
+    public let place: Place
+    /// The render asked for; its format is PNG unless `format` names one (see `format`).
     public let spec: RenderSpec
+    /// The format named by `format`, which overrides `Accept`; nil when the request leaves it to negotiation.
+    public let format: OutputFormat?
 
-    static let names: Set<String> = ["lat", "lon", "blur", "width", "height", "style"]
+    static let names: Set<String> = ["lat", "lon", "cell", "blur", "width", "height", "style", "format"]
 
-    public init(query: String?, defaults: RenderSpec) throws(APIError) {
+    public init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
         let parameters = try QueryParameters(query, allowed: Self.names)
         self.coordinate = try Self.coordinate(parameters)
+        self.place = try Self.place(parameters, coordinate: self.coordinate, precision: precision)
+        self.format = try Self.format(parameters)
 
+        self.spec = try Self.spec(parameters, defaults: defaults).with(format: self.format ?? .png)
+    }
+
+    /// `blur`, `width`, `height` and `style`, each defaulting to the service's.
+    static func spec(_ parameters: QueryParameters, defaults: RenderSpec) throws(APIError) -> RenderSpec {
         var blur = defaults.blurHundredths
         if let text = parameters["blur"] {
             let value = try Self.decimal(text, name: "blur")
@@ -34,7 +46,28 @@ public struct BackgroundQuery: Sendable, Equatable {
             }
             style = value
         }
-        self.spec = RenderSpec(size: PixelSize(width: width, height: height), style: style, blurHundredths: blur)
+        return RenderSpec(size: PixelSize(width: width, height: height), style: style, blurHundredths: blur)
+    }
+
+    /// The cell of `lat`/`lon`, or `cell`: a geohash of exactly `precision` characters, never with `lat`/`lon`.
+    static func place(_ parameters: QueryParameters, coordinate: Coordinate?, precision: Int) throws(APIError) -> Place {
+        guard let text = parameters["cell"] else {
+            return coordinate.map { .cell(Geohash(latitude: $0.latitude, longitude: $0.longitude, precision: precision)) } ?? .unknown
+        }
+        guard coordinate == nil else { throw .badParameter("cell", "give either cell or lat and lon, not both") }
+        guard text.utf8.count == precision, let cell = Geohash(text) else {
+            throw .badParameter("cell", "must be a geohash of \(precision) characters from \"0123456789bcdefghjkmnpqrstuvwxyz\", got \"\(String(text.prefix(32)))\"")
+        }
+        return .cell(cell)
+    }
+
+    /// `format`: one of the output formats, or nil to negotiate by `Accept`.
+    static func format(_ parameters: QueryParameters) throws(APIError) -> OutputFormat? {
+        guard let text = parameters["format"] else { return nil }
+        guard let format = OutputFormat(rawValue: text) else {
+            throw .badParameter("format", "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(String(text.prefix(32)))\"")
+        }
+        return format
     }
 
     /// `lat` and `lon` together, or neither.

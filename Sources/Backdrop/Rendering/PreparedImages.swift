@@ -21,6 +21,25 @@ public struct PreparedImages: Sendable {
         Blend.mix(sharp: self.sharp, effect: self.effect, hundredths: hundredths)
     }
 
+    /// The final picture at `hundredths` of the effect, encoded as `format`.
+    public func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> [UInt8] {
+        switch format {
+        case .png: try self.png(hundredths: hundredths, options: settings.png)
+        case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
+        case .webp: try WebPEncoder.encode(self.picture(hundredths: hundredths), quality: settings.webpQuality, method: settings.webpMethod)
+        case .avif: try AVIFEncoder.encode(self.picture(hundredths: hundredths), quantizer: settings.avifQuantizer, speed: settings.avifSpeed)
+        }
+    }
+
+    /// The final picture: one of the two images as it is at either end, blended between them.
+    func picture(hundredths: Int) -> RGBImage {
+        switch hundredths {
+        case ...0: self.sharp
+        case 100...: self.effect
+        default: self.blended(hundredths: hundredths)
+        }
+    }
+
     /// The final picture at `hundredths` of the effect, as PNG (blended while encoding).
     public func png(hundredths: Int, options: PNGOptions) throws -> [UInt8] {
         switch hundredths {

@@ -1,7 +1,7 @@
-/// Turns a chosen photo into the PNG a request asks for.
+/// Turns a chosen photo into the image a request asks for, in the format it asks for.
 ///
 /// The cover-cropped photo and its effect copy are kept per (photo, variant, size, style) in memory, so the
-/// requests of one cell and window that differ only in `blur` cost a blend and a PNG encode.
+/// requests of one cell and window that differ only in `blur` or format cost a blend and an encode.
 public struct Renderer: Sendable {
     struct PreparedKey: Hashable, Sendable {
         let photoID: String
@@ -9,13 +9,13 @@ public struct Renderer: Sendable {
         let style: EffectStyle
     }
 
-    let png: PNGOptions
+    let encoders: EncoderSettings
     let limits: DecodeLimits
     let gate: RenderGate
     let prepared: MemoryLRU<PreparedKey, PreparedImages>
 
-    public init(png: PNGOptions, limits: DecodeLimits, memoryBudget: Int, maxPendingRenders: Int) {
-        self.png = png
+    public init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, maxPendingRenders: Int) {
+        self.encoders = encoders
         self.limits = limits
         self.gate = RenderGate(maxPending: maxPendingRenders)
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
@@ -28,7 +28,7 @@ public struct Renderer: Sendable {
             let encoded = try await source.imageData(for: photo, covering: spec.size)
             return try await gate.run { try PreparedImages.make(from: encoded, size: spec.size, style: spec.style, limits: limits) }
         }
-        let options = self.png
-        return try await gate.run { try prepared.png(hundredths: spec.blurHundredths, options: options) }
+        let encoders = self.encoders
+        return try await gate.run { try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders) }
     }
 }

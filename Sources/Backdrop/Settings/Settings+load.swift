@@ -68,9 +68,16 @@ extension Settings {
             }
             settings.render.blur = try section.double("blur", default: settings.render.blur, in: 0...1)
             settings.render.style = try section.choice("style", default: settings.render.style)
-            settings.render.png.encoder = try section.choice("pngEncoder", default: settings.render.png.encoder)
-            settings.render.png.level = try section.int("pngLevel", default: settings.render.png.level, in: settings.render.png.levelRange)
-            settings.render.png.filter = try section.choice("pngFilter", default: settings.render.png.filter)
+            var encoders = settings.render.encoders
+            encoders.png.encoder = try section.choice("pngEncoder", default: encoders.png.encoder)
+            encoders.png.level = try section.int("pngLevel", default: encoders.png.level, in: encoders.png.levelRange)
+            encoders.png.filter = try section.choice("pngFilter", default: encoders.png.filter)
+            encoders.jpegQuality = try section.int("jpegQuality", default: encoders.jpegQuality, in: 1...100)
+            encoders.webpQuality = try section.int("webpQuality", default: encoders.webpQuality, in: 0...100)
+            encoders.webpMethod = try section.int("webpMethod", default: encoders.webpMethod, in: 0...6)
+            encoders.avifQuality = try section.int("avifQuality", default: encoders.avifQuality, in: 0...100)
+            encoders.avifSpeed = try section.int("avifSpeed", default: encoders.avifSpeed, in: 0...10)
+            settings.render.encoders = encoders
             let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB", warnings: &settings.warnings)
             settings.render.preparedImagesMemoryMB = try section.int(prepared, default: settings.render.preparedImagesMemoryMB, in: 0...65536)
             settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 0...10000)

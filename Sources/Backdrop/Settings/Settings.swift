@@ -30,7 +30,8 @@ public struct Settings: Sendable, Equatable {
         public var height = 1136
         public var blur = 1.0
         public var style = EffectStyle.light
-        public var png = PNGOptions()
+        /// PNG, JPEG, WebP and AVIF encoder settings.
+        public var encoders = EncoderSettings()
         /// Prepared images (cover-cropped photos and their light-effect copies) kept in memory; formerly `memoryCacheMB`.
         public var preparedImagesMemoryMB = 256
         /// Renders waiting or running at once before requests get 503; 0 sizes the queue to the machine

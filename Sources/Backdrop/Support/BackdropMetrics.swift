@@ -75,6 +75,11 @@ public struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.upstream.deadlines.total", factory: self.factory).increment()
     }
 
+    /// A `/background` image answered (200) or confirmed (304), by format.
+    func image(_ format: OutputFormat, status: Int) {
+        Counter(label: "backdrop.images.total", dimensions: [("format", format.rawValue), ("status", String(status))], factory: self.factory).increment()
+    }
+
     /// `kind`: stale or stock.
     func fallback(_ kind: String) {
         Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()

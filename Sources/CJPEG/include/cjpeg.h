@@ -42,4 +42,11 @@ int bd_jpeg_start(bd_jpeg *decoder, int scale_num, int *out_width, int *out_heig
 int bd_jpeg_read_rgb(bd_jpeg *decoder, uint8_t *rgb, size_t length);
 const char *bd_jpeg_error(const bd_jpeg *decoder);
 
+/// Encodes `rgb` (width * height * 3 bytes) as a baseline JPEG at `quality` (1-100) with optimised Huffman tables,
+/// chroma subsampled 4:2:0 unless `full_chroma` (4:4:4). On success returns 0 and sets `*out` (free it with
+/// `bd_jpeg_free`) and `*out_length`; on failure returns -1 with libjpeg's message in `message`.
+int bd_jpeg_encode(const uint8_t *rgb, int width, int height, int quality, int full_chroma, uint8_t **out,
+                   size_t *out_length, char *message, size_t message_size);
+void bd_jpeg_free(uint8_t *bytes);
+
 #endif

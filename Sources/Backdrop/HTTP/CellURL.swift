@@ -1,0 +1,26 @@
+import Foundation
+
+/// The one URL of a rendered image: its cell (never coordinates), its blur, its size and style where they differ
+/// from the service's defaults, and an explicit format, so that every client in a cell asks for the same URLs and a
+/// CDN can cache them without `Vary`.
+enum CellURL {
+    static func path(place: Place, spec: RenderSpec, defaults: RenderSpec) -> String {
+        var parameters = [String]()
+        if case .cell(let cell) = place { parameters.append("cell=\(cell.value)") }
+        parameters.append("blur=\(self.blur(spec.blurHundredths))")
+        if spec.size != defaults.size { parameters += ["width=\(spec.size.width)", "height=\(spec.size.height)"] }
+        if spec.style != defaults.style { parameters.append("style=\(spec.style.rawValue)") }
+        parameters.append("format=\(spec.format.rawValue)")
+        return "/background?" + parameters.joined(separator: "&")
+    }
+
+    /// Hundredths as the shortest decimal the API reads back: 0, 1, 0.5, 0.37.
+    static func blur(_ hundredths: Int) -> String {
+        switch hundredths {
+        case ...0: "0"
+        case 100...: "1"
+        case let h where h % 10 == 0: "0.\(h / 10)"
+        case let h: h < 10 ? "0.0\(h)" : "0.\(h)"
+        }
+    }
+}

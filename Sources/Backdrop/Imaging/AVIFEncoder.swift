@@ -1,0 +1,16 @@
+import CAVIF
+
+/// AVIF through libavif and libaom, one thread, 8-bit 4:2:0.
+public enum AVIFEncoder {
+    /// `quantizer` 0 (best) to 63; `speed` 0 (slowest) to 10.
+    public static func encode(_ image: RGBImage, quantizer: Int, speed: Int) throws -> [UInt8] {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            bd_avif_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(quantizer), Int32(speed), 0, &bytes,
+                           &length, &message, message.count)
+        }
+        return try EncodedBytes.take(status: status, bytes: bytes, length: length, message: message, free: bd_avif_free)
+    }
+}

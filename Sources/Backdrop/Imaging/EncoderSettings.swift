@@ -1,0 +1,29 @@
+/// How each output format is encoded. Defaults chosen by measurement on Backdrop's renders of its stock photos at
+/// 640x1136 (see the README's format table): every format stays above 45 dB PSNR at blur 1 and 36 dB at blur 0
+/// against the lossless PNG, at a small fraction of its bytes.
+public struct EncoderSettings: Sendable, Equatable {
+    public var png: PNGOptions
+    /// libjpeg-turbo quality, 1-100 (optimised Huffman tables, 4:2:0).
+    public var jpegQuality: Int
+    /// libwebp lossy quality, 0-100.
+    public var webpQuality: Int
+    /// libwebp effort, 0 (fastest) to 6.
+    public var webpMethod: Int
+    /// AVIF quality, 0-100, mapped to libaom's quantizer as libavif 1.x maps its quality setting.
+    public var avifQuality: Int
+    /// libaom speed, 0 (slowest) to 10.
+    public var avifSpeed: Int
+
+    public init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 75, webpMethod: Int = 0,
+                avifQuality: Int = 60, avifSpeed: Int = 10) {
+        self.png = png
+        self.jpegQuality = jpegQuality
+        self.webpQuality = webpQuality
+        self.webpMethod = webpMethod
+        self.avifQuality = avifQuality
+        self.avifSpeed = avifSpeed
+    }
+
+    /// libavif 1.x's mapping of quality 0-100 to quantizer 63-0.
+    var avifQuantizer: Int { ((100 - self.avifQuality) * 63 + 50) / 100 }
+}

@@ -1,0 +1,18 @@
+#ifndef BACKDROP_CWEBP_H
+#define BACKDROP_CWEBP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Encodes `rgb` (width * height * 3 bytes) as WebP: lossy at `quality` (0-100) with `method` (0 fastest - 6 best)
+/// and, if `sharp_yuv`, libwebp's sharper RGB to YUV conversion; or lossless when `lossless` (quality then sets the
+/// effort). One thread. On success returns 0 and sets `*out` (free it with `bd_webp_free`) and `*out_length`; on
+/// failure returns -1 with a message.
+int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int method, int sharp_yuv, int lossless,
+                   uint8_t **out, size_t *out_length, char *message, size_t message_size);
+void bd_webp_free(uint8_t *bytes);
+
+/// Decodes WebP `data` to RGB: returns the pixels (free with `bd_webp_free`) and sets the size, or NULL.
+uint8_t *bd_webp_decode_rgb(const uint8_t *data, size_t length, int *width, int *height);
+
+#endif

@@ -1,0 +1,206 @@
+import CAVIF
+import CWebP
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Backdrop
+
+/// Any of the output formats decoded back to RGB (WebP and AVIF through their libraries' decoders).
+func decodeImage(_ bytes: [UInt8], as format: OutputFormat) throws -> RGBImage {
+    func take(_ decode: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?,
+              free: (UnsafeMutablePointer<UInt8>) -> Void) throws -> RGBImage {
+        var width: Int32 = 0, height: Int32 = 0
+        let pixels = try #require(bytes.withUnsafeBufferPointer { decode($0.baseAddress, $0.count, &width, &height) })
+        defer { free(pixels) }
+        return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
+    }
+    switch format {
+    case .png: return try PNGDecoder.decode(bytes)
+    case .jpeg: return try ImageDecoder.decode(bytes, covering: nil, limits: DecodeLimits())
+    case .webp: return try take(bd_webp_decode_rgb, free: bd_webp_free)
+    case .avif: return try take(bd_avif_decode_rgb, free: bd_avif_free)
+    }
+}
+
+/// The magic bytes each format starts with.
+func hasSignature(_ bytes: [UInt8], of format: OutputFormat) -> Bool {
+    switch format {
+    case .png: bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
+    case .jpeg: bytes.starts(with: [0xFF, 0xD8, 0xFF])
+    case .webp: bytes.starts(with: Array("RIFF".utf8)) && Array(bytes.dropFirst(8).prefix(4)) == Array("WEBP".utf8)
+    case .avif: Array(bytes.dropFirst(4).prefix(8)) == Array("ftypavif".utf8)
+    }
+}
+
+@Suite("Output formats")
+struct FormatTests {
+    @Test("Accept chooses the format", arguments: [
+        (nil, OutputFormat.png), ("", .png), ("*/*", .png), ("image/*", .png), ("image/*, */*;q=0.8", .png),
+        ("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", .avif),  // Chromium's images
+        ("image/avif,image/webp,*/*", .avif),  // Firefox's images
+        ("image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png;q=0.7,*/*;q=0.5", .avif),  // Safari
+        ("image/webp,*/*", .webp), ("image/jpeg", .jpeg), ("image/png", .png), ("IMAGE/AVIF", .avif),
+        ("image/png, image/jpeg", .jpeg), ("image/jpeg;q=0.5, image/png", .png), ("image/avif;q=0.9, image/webp", .webp),
+        ("image/avif;q=0, image/webp;q=0.1", .webp), ("image/avif;q=0, */*", .png), ("image/png;q=0, image/*", .jpeg),
+        ("image/png;q=0, image/jpeg;q=0, image/*", .webp), ("image/*;q=0, image/avif", .avif),
+        ("text/html", nil), ("application/json", nil), ("image/png;q=0", nil), ("image/gif", nil), ("*/*;q=0", nil),
+        ("image/*;q=0, */*", nil),
+        ("garbage", .png), ("image/avif;q=2", .png), ("image/avif;q=abc", .png), ("/", .png), ("image/avif;q", .png),
+        ("*/avif", .png), ("image/avif, ,image/webp", .avif), ("image/avif;level=1;q=1.000", .avif), ("image/avif;q=0.0001", .png),
+    ] as [(String?, OutputFormat?)])
+    func negotiation(_ accept: String?, _ expected: OutputFormat?) {
+        #expect(FormatNegotiation.choose(accept: accept) == expected, "Accept: \(accept ?? "(none)")")
+    }
+
+    @Test("every format stays within the quality floors against the PNG of the same render", arguments: [1, 4, 7])
+    func qualityFloors(_ stock: Int) throws {
+        let sharp = try Fixtures.stockPhoto(stock)
+        let prepared = PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light))
+        let settings = EncoderSettings()
+        for (hundredths, floor) in [(100, 45.0), (50, 38.0), (0, 36.0)] {
+            let lossless = prepared.picture(hundredths: hundredths)
+            let png = try prepared.encoded(hundredths: hundredths, format: .png, settings: settings)
+            #expect(try decodeImage(png, as: .png) == lossless)
+            for format in [OutputFormat.jpeg, .webp, .avif] {
+                let bytes = try prepared.encoded(hundredths: hundredths, format: format, settings: settings)
+                #expect(hasSignature(bytes, of: format), "\(format)")
+                let decoded = try decodeImage(bytes, as: format)
+                #expect(decoded.width == 640 && decoded.height == 1136)
+                let db = psnr(decoded, lossless)
+                #expect(db >= floor, "\(format) at blur \(hundredths)%: \(db) dB")
+                #expect(bytes.count * 8 < png.count, "\(format) at blur \(hundredths)%: \(bytes.count) bytes vs PNG \(png.count)")
+            }
+        }
+    }
+
+    @Test func encodersReportErrorsAsSwiftErrors() throws {
+        let huge = RGBImage(width: 16_400, height: 1, pixels: [UInt8](repeating: 128, count: 16_400 * 3))
+        #expect(throws: ImagingError.self) { try WebPEncoder.encode(huge, quality: 75, method: 0) }
+        let tiny = RGBImage(width: 1, height: 1, pixels: [1, 2, 3])
+        for format in OutputFormat.allCases {
+            let prepared = PreparedImages(sharp: tiny, effect: tiny)
+            let bytes = try prepared.encoded(hundredths: 0, format: format, settings: EncoderSettings())
+            #expect(try decodeImage(bytes, as: format).width == 1)
+        }
+    }
+
+    @Test func eachFormatThroughTheAPI() async throws {
+        try await HTTPTests.withApp { client in
+            var etags = Set<String>()
+            let png = try await HTTPTests.get(client, "/background?lat=48.85&lon=2.35&blur=0.5&format=png")
+            let reference = try decodeImage(png.body, as: .png)
+            for format in OutputFormat.allCases {
+                let uri = "/background?lat=48.85&lon=2.35&blur=0.5&format=\(format.rawValue)"
+                let answer = try await HTTPTests.get(client, uri)
+                #expect(answer.status == .ok)
+                #expect(answer.headers[.contentType] == format.mediaType)
+                #expect(answer.headers[.vary] == nil, "an explicit format does not vary by Accept")
+                #expect(answer.headers[BackdropHeaders.link] == "</background?cell=u09tv&blur=0.5&format=\(format.rawValue)>; rel=\"canonical\"")
+                #expect(hasSignature(answer.body, of: format))
+                let image = try decodeImage(answer.body, as: format)
+                #expect(image.width == 640 && image.height == 1136)
+                #expect(psnr(image, reference) >= 36, "\(format)")
+                let etag = try #require(answer.headers[.eTag])
+                etags.insert(etag)
+
+                let head = try await HTTPTests.get(client, uri, method: .head)
+                #expect(head.status == .ok && head.body.isEmpty)
+                #expect(head.headers[.contentLength] == String(answer.body.count) && head.headers[.contentType] == format.mediaType)
+
+                let revalidated = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { $0 }
+                #expect(revalidated.status == .notModified, "\(format)")
+                #expect(revalidated.headers[.eTag] == etag)
+            }
+            #expect(etags.count == OutputFormat.allCases.count, "one ETag per format")
+            let metrics = String(decoding: try await HTTPTests.get(client, "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains(#"backdrop_images_total{format="avif",status="200"} 2"#), "GET and HEAD")
+            #expect(metrics.contains(#"backdrop_images_total{format="webp",status="304"} 1"#))
+        }
+    }
+
+    @Test func negotiatedAnswersVaryByAccept() async throws {
+        try await HTTPTests.withApp { client in
+            let uri = "/background?lat=48.85&lon=2.35&blur=1"
+            let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+            for (accept, format) in [(nil, OutputFormat.png), ("*/*", .png), (chromium, .avif), ("image/webp", .webp),
+                                     ("image/jpeg, image/png;q=0.5", .jpeg), ("nonsense;;", .png)] as [(String?, OutputFormat)] {
+                let headers: HTTPFields = accept.map { [.accept: $0] } ?? [:]
+                let answer = try await client.execute(uri: uri, method: .get, headers: headers) { $0 }
+                #expect(answer.status == .ok)
+                #expect(answer.headers[.contentType] == format.mediaType, "\(accept ?? "(none)")")
+                #expect(answer.headers[.vary] == "Accept")
+                #expect(answer.headers[BackdropHeaders.link] == "</background?cell=u09tv&blur=1&format=\(format.rawValue)>; rel=\"canonical\"")
+                var conditional = headers
+                conditional[.ifNoneMatch] = try #require(answer.headers[.eTag])
+                let revalidated = try await client.execute(uri: uri, method: .get, headers: conditional) { $0 }
+                #expect(revalidated.status == .notModified)
+                #expect(revalidated.headers[.vary] == "Accept", "304s vary too")
+            }
+            let refused = try await client.execute(uri: uri, method: .get, headers: [.accept: "text/html"]) { $0 }
+            #expect(refused.status == .notAcceptable)
+            #expect(refused.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(refused.headers[.vary] == "Accept")
+            #expect(String(buffer: refused.body).contains("image/avif"))
+            let overridden = try await client.execute(uri: uri + "&format=jpeg", method: .get, headers: [.accept: "text/html"]) { $0 }
+            #expect(overridden.status == .ok && overridden.headers[.contentType] == "image/jpeg")
+        }
+    }
+
+    @Test func aCellURLGivesWhatItsCoordinatesGive() async throws {
+        try await HTTPTests.withApp { client in
+            let byCoordinates = try await HTTPTests.get(client, "/background?lat=48.85&lon=2.35&blur=0.3&width=320&height=568&format=webp")
+            let byCell = try await HTTPTests.get(client, "/background?cell=u09tv&blur=0.3&width=320&height=568&format=webp")
+            #expect(byCell.status == .ok)
+            #expect(byCell.body == byCoordinates.body)
+            #expect(byCell.photoID == byCoordinates.photoID)
+            #expect(byCell.headers[BackdropHeaders.link] == "</background?cell=u09tv&blur=0.3&width=320&height=568&format=webp>; rel=\"canonical\"")
+            let stock = try await HTTPTests.get(client, "/background?style=dark&format=png")
+            #expect(stock.headers[BackdropHeaders.link] == "</background?blur=1&style=dark&format=png>; rel=\"canonical\"")
+        }
+    }
+
+    @Test("bad cells and formats are 400s naming the parameter", arguments: [
+        ("cell=u09t", "cell"), ("cell=u09tvv", "cell"), ("cell=U09TV", "cell"), ("cell=u09ta", "cell"), ("cell=u09ti", "cell"),
+        ("cell=", "cell"), ("cell=u09tv&lat=1&lon=2", "cell"), ("cell=u09tv&cell=u09tv", "cell"), ("cell=%00%00%00%00%00", "cell"),
+        ("format=gif", "format"), ("format=PNG", "format"), ("format=", "format"), ("format=avif&format=png", "format"),
+    ])
+    func invalidCellsAndFormats(_ query: String, _ parameter: String) async throws {
+        try await HTTPTests.withApp { client in
+            let answer = try await HTTPTests.get(client, "/background?\(query)")
+            #expect(answer.status == .badRequest, "\(query)")
+            #expect(answer.json["parameter"] == parameter, "\(query)")
+        }
+    }
+
+    @Test func theJSONGivesCellURLsInTheFormatItsAcceptPrefers() async throws {
+        try await HTTPTests.withApp { client in
+            let uri = "/background.json?lat=48.85&lon=2.35&width=320&height=568"
+            let answer = try await client.execute(uri: uri, method: .get, headers: [.accept: "application/json, image/avif, image/webp"]) { $0 }
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.vary] == "Accept")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any])
+            let images = try #require(json["images"] as? [String: Any])
+            #expect(images["format"] as? String == "avif")
+            #expect(images["sharp"] as? String == "/background?cell=u09tv&blur=0&width=320&height=568&format=avif")
+            #expect(images["blurred"] as? String == "/background?cell=u09tv&blur=1&width=320&height=568&format=avif")
+            let formats = try #require(images["formats"] as? [String: [String: String]])
+            #expect(Set(formats.keys) == Set(OutputFormat.allCases.map(\.rawValue)))
+            #expect(formats["jpeg"]?["blurred"] == "/background?cell=u09tv&blur=1&width=320&height=568&format=jpeg")
+            for format in OutputFormat.allCases {
+                let url = try #require(formats[format.rawValue]?["sharp"])
+                let image = try await HTTPTests.get(client, url)
+                #expect(image.status == .ok && image.headers[.contentType] == format.mediaType)
+                #expect(try decodeImage(image.body, as: format).width == 320)
+            }
+
+            let plain = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35")
+            let plainJSON = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [String: Any])
+            let plainImages = try #require(plainJSON["images"] as? [String: Any])
+            #expect(plainImages["sharp"] as? String == "/background?cell=u09tv&blur=0&format=png", "no Accept: PNG, default size")
+            let wrong = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=0")
+            #expect(wrong.status == .badRequest && wrong.json["parameter"] == "width")
+        }
+    }
+}
