@@ -5,7 +5,7 @@
 const MAX_SIDE = 2048;
 const MAX_PIXELS = 4000000;
 const backdrop = document.getElementById("backdrop");
-const state = { pair: null, timer: null, place: null };
+const state = { pair: null, timer: null, place: null, accept: null };
 
 // The output size: the viewport in device pixels, scaled down to fit the API's limits.
 function outputSize() {
@@ -47,10 +47,42 @@ function placeQuery(place) {
   return place ? `lat=${encodeURIComponent(place.lat)}&lon=${encodeURIComponent(place.lon)}` : "";
 }
 
+// One-pixel images of the formats that not every browser decodes, to find out which this one does.
+const PROBES = {
+  avif: "data:image/avif;base64,AAAAIGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZk1BMUIAAADrbWV0YQAAAAAAAAAhaGRscgAAAAAAAAAAcGljdAAAAAAAAAAAAAAAAAAAAAAOcGl0bQAAAAAAAQAAAB5pbG9jAAAAAEQAAAEAAQAAAAEAAAETAAAAHgAAAChpaW5mAAAAAAABAAAAGmluZmUCAAAAAAEAAGF2MDFDb2xvcgAAAABqaXBycAAAAEtpcGNvAAAAFGlzcGUAAAAAAAAAAQAAAAEAAAAQcGl4aQAAAAADCAgIAAAADGF2MUOBAAwAAAAAE2NvbHJuY2x4AAEADQAGgAAAABdpcG1hAAAAAAAAAAEAAQQBAoMEAAAAJm1kYXQSAAoIGAAGiAhoNCAyEBlHh4Yhh5555oJAAJBAzeg=",
+  webp: "data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAABQAQCdASoBAAEAAsBMJaQABHQAAORAAAA=",
+};
+
+// The Accept header for /background.json: its image URLs then come in the smallest format this browser decodes.
+async function acceptedImages() {
+  const decodes = async (uri) => {
+    const img = new Image();
+    img.src = uri;
+    try {
+      await img.decode();
+      return img.naturalWidth === 1;
+    } catch {
+      return false;
+    }
+  };
+  const types = [];
+  for (const [format, uri] of Object.entries(PROBES)) {
+    if (await decodes(uri)) types.push(`image/${format}`);
+  }
+  return ["application/json", ...types, "image/jpeg", "image/png;q=0.5"].join(", ");
+}
+
 async function fetchImage(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return { photo: response.headers.get("X-Backdrop-Photo-Id"), url: URL.createObjectURL(await response.blob()) };
+  const blob = await response.blob();
+  return {
+    photo: response.headers.get("X-Backdrop-Photo-Id"),
+    type: response.headers.get("Content-Type"),
+    bytes: blob.size,
+    source: url,
+    url: URL.createObjectURL(blob),
+  };
 }
 
 function showCredit(info, place) {
@@ -89,12 +121,12 @@ function showCredit(info, place) {
 async function load(place) {
   const size = outputSize();
   const where = placeQuery(place);
+  const accept = state.accept || (state.accept = await acceptedImages());
   for (let attempt = 0; attempt < 3; attempt++) {
-    const info = await (await fetch(`/background.json${where ? "?" + where : ""}`)).json();
-    const [sharp, blurred] = await Promise.all([
-      fetchImage(`${info.images.sharp}&width=${size.width}&height=${size.height}`),
-      fetchImage(`${info.images.blurred}&width=${size.width}&height=${size.height}`),
-    ]);
+    // The JSON names the cell's image URLs (the same for everyone in the cell, so a CDN shares them).
+    const query = `${where ? where + "&" : ""}width=${size.width}&height=${size.height}`;
+    const info = await (await fetch(`/background.json?${query}`, { headers: { Accept: accept } })).json();
+    const [sharp, blurred] = await Promise.all([fetchImage(info.images.sharp), fetchImage(info.images.blurred)]);
     if (sharp.photo !== blurred.photo || sharp.photo !== info.photoId) {
       continue;  // the window turned between the requests: ask again
     }
@@ -106,6 +138,9 @@ async function load(place) {
       img.className = name;
       img.alt = "";
       img.dataset.photo = image.photo;
+      img.dataset.type = image.type;
+      img.dataset.bytes = String(image.bytes);
+      img.dataset.source = image.source;
       img.src = image.url;
       await img.decode();
       pair.append(img);

@@ -83,6 +83,13 @@ def main():
             viewport = driver.execute_script(
                 "return [Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]")
             check("images are sized for the viewport", all([p[2], p[3]] == viewport for p in photos), f"{photos} vs {viewport}")
+            delivered = driver.execute_script(
+                "return [...document.querySelectorAll('.pair.shown img')].map(i => [i.className, i.dataset.type, Number(i.dataset.bytes), i.dataset.source])")
+            check("Chromium receives AVIF from the JSON's cell URLs",
+                  all(d[1] == "image/avif" and "cell=u09tv" in d[3] and "format=avif" in d[3] and "lat=" not in d[3] for d in delivered),
+                  str(delivered))
+            check("each image is under 60 kB at the page's size", all(0 < d[2] < 60_000 for d in delivered), str(delivered))
+            print(f"  (delivered: {', '.join(f'{d[0]} {d[1]} {d[2]:,} bytes' for d in delivered)})")
             check("the top image is transparent at the top", opacity_after_scroll(driver, 0) == 0)
             driver.save_screenshot(os.path.join(output, "demo-scroll-0.png"))
             half = opacity_after_scroll(driver, 40)
