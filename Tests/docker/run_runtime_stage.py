@@ -11,7 +11,7 @@ static release binary given on the command line stands in for the build stage's 
 
 Then, in a network namespace of its own (loopback only, like a container without published ports), it runs the
 ENTRYPOINT + CMD as the stage's user with the stage's environment and checks what a user of the image would meet:
-/health, the demo page, a render of the asked size, the HEALTHCHECK command (0 while serving, non-zero once stopped),
+/health, the demo page, a render of the asked size (and one in each other format), the HEALTHCHECK command (0 while serving, non-zero once stopped),
 a render served from the cache volume after a restart (written by the unprivileged user), stock photos when
 FLICKR_API_KEY is set and Flickr cannot be reached, TLS trust (a search reaches an HTTPS stand-in for api.flickr.com
 only once its test CA is in the image's trust store: without it the handshake is refused), and the STOPSIGNAL letting
@@ -407,6 +407,12 @@ def serve_checks(stage, work):
     check("a render is a valid PNG of the asked size (320x568)",
           status == 200 and png_size(first) == (320, 568), f"{status}, {png_size(first)}")
     first_modified = headers.get("Last-Modified")
+    signatures = {"avif": lambda b: b[4:12] == b"ftypavif", "webp": lambda b: b[:4] == b"RIFF" and b[8:12] == b"WEBP",
+                  "jpeg": lambda b: b[:3] == b"\xff\xd8\xff"}
+    encoded = {f: get(container.base + f"/background?{place}&format={f}") for f in signatures}
+    check("AVIF, WebP and JPEG renders (the encoders' libraries are in the image)",
+          all(a[0] == 200 and a[1].get("Content-Type") == f"image/{f}" and signatures[f](a[2]) for f, a in encoded.items()),
+          str({f: (a[0], a[1].get("Content-Type")) for f, a in encoded.items()}))
     check("the HEALTHCHECK command exits 0 while serving", healthcheck_code(stage) == 0)
     cache = [v for v in stage.volumes if "cache" in v] or ["/app/cache"]
     files = [os.path.join(folder, f) for folder, _, names in os.walk(os.path.join(stage.rootfs, cache[0].lstrip("/")))
