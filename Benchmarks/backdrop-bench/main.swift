@@ -1,9 +1,12 @@
 // Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
 //
-// usage: backdrop-bench [--runs N] [--out DIR] PHOTO.jpg...
+// usage: backdrop-bench [--runs N] [--out DIR] [--formats] PHOTO.jpg...
 // Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
 // blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
 // (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
+// With --formats instead: per photo, format (the service's default settings) and blur 0, 0.5 and 1, the median
+// milliseconds of the whole render as served (file read, decode, crop, effect, blend, encode, file write), the
+// bytes and the output file.
 import Backdrop
 import Foundation
 
@@ -11,6 +14,7 @@ struct Arguments {
     var runs = 7
     var out = FileManager.default.temporaryDirectory.appendingPathComponent("backdrop-bench").path
     var photos: [String] = []
+    var formats = false
 
     init(_ list: [String]) {
         var iterator = list.makeIterator()
@@ -18,6 +22,7 @@ struct Arguments {
             switch argument {
             case "--runs": self.runs = iterator.next().flatMap { Int($0) } ?? self.runs
             case "--out": self.out = iterator.next() ?? self.out
+            case "--formats": self.formats = true
             default: self.photos.append(argument)
             }
         }
@@ -64,6 +69,39 @@ let alternatives: [PNGOptions] = [
     PNGOptions(encoder: .libdeflate, level: 3, filter: .up),
     PNGOptions(encoder: .libdeflate, level: 6, filter: .up),
 ]
+
+/// The full render as served, for every format and blur, with the service's default encoder settings. The driver
+/// measures quality from the files (each lossy file against the lossless PNG of the same render).
+@MainActor func benchFormats(_ path: String, settings: EncoderSettings) throws {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    for format in OutputFormat.allCases {
+        for hundredths in [0, 50, 100] {
+            let output = URL(fileURLWithPath: arguments.out).appendingPathComponent("\(name.dropLast(4))__backdrop__a\(Double(hundredths) / 100).\(format.rawValue)")
+            var times = [Double]()
+            var bytes = [UInt8]()
+            for run in 0...arguments.runs {
+                cpuSamples = []
+                let ms = try milliseconds {
+                    let decoded = try JPEGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), covering: size)
+                    let sharp = CoverCrop.apply(decoded, to: size)
+                    let prepared = PreparedImages(sharp: sharp, style: .light)  // as served: the effect only when needed
+                    bytes = try prepared.encoded(hundredths: hundredths, format: format, settings: settings)
+                    try Data(bytes).write(to: output)
+                }
+                if run > 0 { times.append(ms) }
+            }
+            let record: [String: Any] = ["tool": "backdrop", "image": name, "format": format.rawValue, "alpha": Double(hundredths) / 100,
+                                         "median_ms": rounded(median(times)), "bytes": bytes.count, "out": output.path]
+            let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+            print(String(decoding: json, as: UTF8.self))
+        }
+    }
+}
+
+if arguments.formats {
+    for path in arguments.photos { try benchFormats(path, settings: EncoderSettings()) }
+    exit(0)
+}
 
 for path in arguments.photos {
     let name = URL(fileURLWithPath: path).lastPathComponent

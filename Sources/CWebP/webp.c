@@ -22,7 +22,7 @@ static const char *describe(WebPEncodingError code) {
     }
 }
 
-int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int method, int sharp_yuv, int lossless,
+int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int method, int lossless,
                    uint8_t **out, size_t *out_length, char *message, size_t message_size) {
     *out = NULL;
     *out_length = 0;
@@ -35,7 +35,6 @@ int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int
     config.quality = quality;
     config.method = method;
     config.lossless = lossless ? 1 : 0;
-    config.use_sharp_yuv = sharp_yuv ? 1 : 0;
     config.thread_level = 0;
     if (!WebPValidateConfig(&config)) {
         snprintf(message, message_size, "invalid WebP settings (quality %.0f, method %d)", quality, method);

@@ -14,7 +14,7 @@ public struct EncoderSettings: Sendable, Equatable {
     /// libaom speed, 0 (slowest) to 10.
     public var avifSpeed: Int
 
-    public init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 75, webpMethod: Int = 0,
+    public init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 80, webpMethod: Int = 0,
                 avifQuality: Int = 60, avifSpeed: Int = 10) {
         self.png = png
         self.jpegQuality = jpegQuality

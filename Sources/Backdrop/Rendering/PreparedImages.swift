@@ -1,19 +1,29 @@
 /// A photo cover-cropped to an output size, and its light-effect copy: everything a render needs but the blend.
+/// The copy is made when a render first needs it (see ``LazyEffect``).
 public struct PreparedImages: Sendable {
     public let sharp: RGBImage
-    public let effect: RGBImage
+    private let lazyEffect: LazyEffect
 
     public init(sharp: RGBImage, effect: RGBImage) {
         self.sharp = sharp
-        self.effect = effect
+        self.lazyEffect = LazyEffect(made: effect)
     }
 
-    public var byteCount: Int { self.sharp.byteCount + self.effect.byteCount }
+    /// The effect copy in `style`, made on first use.
+    public init(sharp: RGBImage, style: EffectStyle) {
+        self.sharp = sharp
+        self.lazyEffect = LazyEffect(sharp: sharp, style: style)
+    }
 
-    /// Decodes, cover-crops and applies the effect.
+    public var effect: RGBImage { self.lazyEffect.image }
+
+    /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
+    public var byteCount: Int { self.sharp.byteCount * 2 }
+
+    /// Decodes and cover-crops; the effect follows when a render needs it.
     public static func make(from encoded: EncodedImage, size: PixelSize, style: EffectStyle, limits: DecodeLimits) throws -> PreparedImages {
         let sharp = CoverCrop.apply(try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits), to: size)
-        return PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: style))
+        return PreparedImages(sharp: sharp, style: style)
     }
 
     /// The final picture at `hundredths` of the effect.

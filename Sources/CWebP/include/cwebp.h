@@ -4,11 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Encodes `rgb` (width * height * 3 bytes) as WebP: lossy at `quality` (0-100) with `method` (0 fastest - 6 best)
-/// and, if `sharp_yuv`, libwebp's sharper RGB to YUV conversion; or lossless when `lossless` (quality then sets the
-/// effort). One thread. On success returns 0 and sets `*out` (free it with `bd_webp_free`) and `*out_length`; on
+/// Encodes `rgb` (width * height * 3 bytes) as WebP: lossy at `quality` (0-100) with `method` (0 fastest - 6 best),
+/// or lossless when `lossless` (quality then sets the effort). One thread. On success returns 0 and sets `*out` (free it with `bd_webp_free`) and `*out_length`; on
 /// failure returns -1 with a message.
-int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int method, int sharp_yuv, int lossless,
+int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int method, int lossless,
                    uint8_t **out, size_t *out_length, char *message, size_t message_size);
 void bd_webp_free(uint8_t *bytes);
 
