@@ -9,7 +9,8 @@ crop, effect, blend, encode, file write) and the anchors' `pipe_formats.py` (Pil
 libwebp and libjpeg-turbo) at the settings Backdrop uses by default (AVIF quality 60 speed 10, WebP q80 method 0,
 JPEG q80 optimised Huffman, PNG zlib/deflate 1); libvips (Debian's 8.14, approximate Gaussian) for the formats its
 build can write. Bytes and PSNR of each lossy file against Backdrop's own lossless PNG of the same render.
-Prints medians over photos and the targets: every format's render at most 0.5x Pillow's same-format pipeline, AVIF
+Prints medians over photos and two interleaved rounds, and the targets: every format's render at most 0.5x Pillow's
+same-format pipeline (judged on CPU time, which other tenants of the shared machine do not inflate; wall shown), AVIF
 at blur 1 at most 1/40 of the PNG's bytes, and each format within the quality floors (45 dB at blur 1, 36 dB at 0).
 """
 import argparse
@@ -81,12 +82,14 @@ def main():
 
     env = dict(os.environ, VIPS_CONCURRENCY="1")
     records = []
-    ours = subprocess.run([a.bench, "--formats", "--runs", str(a.runs), "--out", a.out] + photos, check=True,
-                          capture_output=True, text=True).stdout
-    records += [json.loads(line) for line in ours.splitlines()]
-    pillow = subprocess.run([sys.executable, os.path.join(a.anchors, "pipe_formats.py"), a.out, str(a.runs)] + photos + SETTINGS,
-                            check=True, capture_output=True, text=True, env=env).stdout
-    records += [dict(json.loads(line), tool="pillow") for line in pillow.splitlines()]
+    # Two interleaved rounds (Backdrop, Pillow, Backdrop, Pillow), so that the shared machine's drift hits both alike.
+    for round_index in range(2):
+        ours = subprocess.run([a.bench, "--formats", "--runs", str(a.runs), "--out", a.out] + photos, check=True,
+                              capture_output=True, text=True).stdout
+        records += [dict(json.loads(line), round=round_index) for line in ours.splitlines()]
+        pillow = subprocess.run([sys.executable, os.path.join(a.anchors, "pipe_formats.py"), a.out, str(a.runs)] + photos + SETTINGS,
+                                check=True, capture_output=True, text=True, env=env).stdout
+        records += [dict(json.loads(line), tool="pillow", round=round_index) for line in pillow.splitlines()]
     records += run_vips(photos, a.runs, a.out)
 
     lossless = {(r["image"], r["alpha"]): r["out"] for r in records if r["tool"] == "backdrop" and r["format"] == "png"}
@@ -97,8 +100,8 @@ def main():
         values = [r[key] for r in records if r["tool"] == tool and r["format"] == fmt and r["alpha"] == alpha]
         return statistics.median(values) if values else None
 
-    print("\n| format | blur | Backdrop ms | kB | dB (worst) | Pillow ms | kB | libvips ms | kB | vs Pillow |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| format | blur | Backdrop ms | kB | dB (worst) | Pillow ms | kB | libvips ms | kB | vs Pillow (wall) | (CPU) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     checks = []
     for fmt in FORMATS:
         for alpha in ALPHAS:
@@ -106,13 +109,16 @@ def main():
             worst = min(r["psnr"] for r in records if r["tool"] == "backdrop" and r["format"] == fmt and r["alpha"] == alpha)
             pil_ms, pil_b = median("pillow", fmt, alpha, "median_ms"), median("pillow", fmt, alpha, "bytes")
             vips_ms, vips_b = median("vips", fmt, alpha, "median_ms"), median("vips", fmt, alpha, "bytes")
-            ratios = [r["median_ms"] / p["median_ms"] for r in records if r["tool"] == "backdrop" and r["format"] == fmt and r["alpha"] == alpha
-                      for p in records if p["tool"] == "pillow" and p["format"] == fmt and p["alpha"] == alpha and p["image"] == r["image"]]
-            ratio = statistics.median(ratios)
+            def ratio(key):
+                return statistics.median(
+                    r[key] / p[key] for r in records if r["tool"] == "backdrop" and r["format"] == fmt and r["alpha"] == alpha
+                    for p in records if p["tool"] == "pillow" and p["format"] == fmt and p["alpha"] == alpha
+                    and p["image"] == r["image"] and p["round"] == r["round"])
+            wall, cpu = ratio("median_ms"), ratio("cpu_median_ms")
             vips = f"{vips_ms:.1f} | {vips_b / 1000:.1f}" if vips_ms is not None else "n/a | n/a"
             db = "lossless" if fmt == "png" else f"{worst:.1f}"
-            print(f"| {fmt} | {alpha:g} | {ms:.1f} | {kb:.1f} | {db} | {pil_ms:.1f} | {pil_b / 1000:.1f} | {vips} | {ratio:.2f}x |")
-            checks.append((f"{fmt} at blur {alpha:g}: render <= 0.5x Pillow's {fmt} pipeline", ratio <= 0.5, f"{ratio:.2f}x"))
+            print(f"| {fmt} | {alpha:g} | {ms:.1f} | {kb:.1f} | {db} | {pil_ms:.1f} | {pil_b / 1000:.1f} | {vips} | {wall:.2f}x | {cpu:.2f}x |")
+            checks.append((f"{fmt} at blur {alpha:g}: render <= 0.5x Pillow's {fmt} pipeline (CPU; wall {wall:.2f}x)", cpu <= 0.5, f"{cpu:.2f}x"))
             if fmt != "png" and alpha in (0.0, 1.0):
                 floor = 45 if alpha == 1.0 else 36
                 checks.append((f"{fmt} at blur {alpha:g}: at least {floor} dB on every photo", worst >= floor, f"worst {worst:.1f} dB"))

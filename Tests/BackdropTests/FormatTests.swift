@@ -75,6 +75,13 @@ struct FormatTests {
         }
     }
 
+    @Test func heavilyBlurredAVIFGetsTheFinerQuantizer() {
+        let settings = EncoderSettings()
+        #expect(settings.avifQuantizer(hundredths: 0) == 25 && settings.avifQuantizer(hundredths: 50) == 25)
+        #expect(settings.avifQuantizer(hundredths: 75) == 19)
+        #expect(settings.avifQuantizer(hundredths: 100) == 13)
+    }
+
     @Test func encodersReportErrorsAsSwiftErrors() throws {
         let huge = RGBImage(width: 16_400, height: 1, pixels: [UInt8](repeating: 128, count: 16_400 * 3))
         #expect(throws: ImagingError.self) { try WebPEncoder.encode(huge, quality: 75, method: 0) }

@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 50)  // server 8, photos 3, render 14, images 3, flickr 15, cache 7
+        #expect(keyCount == 51)  // server 8, photos 3, render 15, images 3, flickr 15, cache 7
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
@@ -62,6 +62,7 @@ struct SettingsTests {
         (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),
         (#"{"render": {"avifQuality": "high"}}"#, "render.avifQuality"),
         (#"{"render": {"avifSpeed": 11}}"#, "render.avifSpeed"),
+        (#"{"render": {"avifBlurredQuality": -1}}"#, "render.avifBlurredQuality"),
         (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
         (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
         (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),

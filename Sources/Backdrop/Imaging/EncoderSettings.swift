@@ -9,21 +9,34 @@ public struct EncoderSettings: Sendable, Equatable {
     public var webpQuality: Int
     /// libwebp effort, 0 (fastest) to 6.
     public var webpMethod: Int
-    /// AVIF quality, 0-100, mapped to libaom's quantizer as libavif 1.x maps its quality setting.
+    /// AVIF quality, 0-100, mapped to libaom's quantizer as libavif 1.x maps its quality setting: for renders up to
+    /// blur 0.5.
     public var avifQuality: Int
+    /// AVIF quality at blur 1, reached linearly from `avifQuality` at blur 0.5. Heavily blurred renders are smooth
+    /// gradients, where the sharp renders' quantizer leaves large flat blocks visible; they are also tiny, so the
+    /// finer quantizer costs a kilobyte.
+    public var avifBlurredQuality: Int
     /// libaom speed, 0 (slowest) to 10.
     public var avifSpeed: Int
 
     public init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 80, webpMethod: Int = 0,
-                avifQuality: Int = 60, avifSpeed: Int = 10) {
+                avifQuality: Int = 60, avifBlurredQuality: Int = 80, avifSpeed: Int = 10) {
         self.png = png
         self.jpegQuality = jpegQuality
         self.webpQuality = webpQuality
         self.webpMethod = webpMethod
         self.avifQuality = avifQuality
+        self.avifBlurredQuality = avifBlurredQuality
         self.avifSpeed = avifSpeed
     }
 
-    /// libavif 1.x's mapping of quality 0-100 to quantizer 63-0.
-    var avifQuantizer: Int { ((100 - self.avifQuality) * 63 + 50) / 100 }
+    /// The AVIF quality for a render at `hundredths` of the effect.
+    func avifQuality(hundredths: Int) -> Int {
+        let ramp = min(max(hundredths - 50, 0), 50)
+        return self.avifQuality + ((self.avifBlurredQuality - self.avifQuality) * ramp + 25) / 50
+    }
+
+    /// libaom's quantizer (63 worst to 0 best) for a render at `hundredths` of the effect, mapped from the quality
+    /// as libavif 1.x maps its quality setting.
+    func avifQuantizer(hundredths: Int) -> Int { ((100 - self.avifQuality(hundredths: hundredths)) * 63 + 50) / 100 }
 }

@@ -76,6 +76,7 @@ extension Settings {
             encoders.webpQuality = try section.int("webpQuality", default: encoders.webpQuality, in: 0...100)
             encoders.webpMethod = try section.int("webpMethod", default: encoders.webpMethod, in: 0...6)
             encoders.avifQuality = try section.int("avifQuality", default: encoders.avifQuality, in: 0...100)
+            encoders.avifBlurredQuality = try section.int("avifBlurredQuality", default: encoders.avifBlurredQuality, in: 0...100)
             encoders.avifSpeed = try section.int("avifSpeed", default: encoders.avifSpeed, in: 0...10)
             settings.render.encoders = encoders
             let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB", warnings: &settings.warnings)
