@@ -59,7 +59,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "backdrop-bench", dependencies: ["Backdrop"], path: "Benchmarks/backdrop-bench"),
+        .executableTarget(name: "backdrop-bench", dependencies: ["Backdrop", "CWebP"], path: "Benchmarks/backdrop-bench"),
         .testTarget(
             name: "BackdropTests",
             dependencies: [

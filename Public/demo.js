@@ -1,5 +1,5 @@
-// Backdrop's demo: CoreBackground in a browser. Two images of one photo, sharp below and light-effect above; the top
-// one's opacity is scrollY / 80, clamped to 0...1. A new photo dissolves in (1 s) when the 15-minute window ends.
+// Backdrop's demo: CoreBackground in a browser. Two images of one photo, sharp below and light-effect above (the
+// latter inline in /background.json, stretched to the window); the top one's opacity is scrollY / 80, clamped to 0...1. A new photo dissolves in (1 s) when the 15-minute window ends.
 "use strict";
 
 const MAX_SIDE = 2048;
@@ -126,8 +126,17 @@ async function load(place) {
     // The JSON names the cell's image URLs (the same for everyone in the cell, so a CDN shares them).
     const query = `${where ? where + "&" : ""}width=${size.width}&height=${size.height}`;
     const info = await (await fetch(`/background.json?${query}`, { headers: { Accept: accept } })).json();
-    const [sharp, blurred] = await Promise.all([fetchImage(info.images.sharp), fetchImage(info.images.blurred)]);
-    if (sharp.photo !== blurred.photo || sharp.photo !== info.photoId) {
+    // The blurred layer comes inside the JSON (about a kilobyte, exact once stretched): only the sharp image is fetched.
+    const preview = info.images.blurredPreview;
+    const blurred = {
+      photo: info.photoId,
+      type: preview.uri.slice(5, preview.uri.indexOf(";")),
+      bytes: Math.floor(((preview.uri.length - preview.uri.indexOf(",") - 1) * 3) / 4),
+      source: "inline",
+      url: preview.uri,
+    };
+    const sharp = await fetchImage(info.images.sharp);
+    if (sharp.photo !== info.photoId) {
       continue;  // the window turned between the requests: ask again
     }
     const pair = document.createElement("div");

@@ -8,6 +8,7 @@
 // milliseconds of the whole render as served (file read, decode, crop, effect, blend, encode, file write), the
 // bytes and the output file.
 import Backdrop
+import CWebP
 import Foundation
 
 struct Arguments {
@@ -103,8 +104,44 @@ let alternatives: [PNGOptions] = [
     }
 }
 
+/// The blurred preview made from an effect layer already in memory, per style, at 640x1136 and 2048x1536.
+@MainActor func benchPreview(_ path: String) throws {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let decoded = try JPEGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), covering: PixelSize(width: 2048, height: 2048))
+    let photo = SourcePhoto(id: "bench", origin: .stock, attribution: Attribution(title: "", author: "", license: "", licenseURL: "", sourceURL: ""))
+    for display in [size, PixelSize(width: 2048, height: 1536)] {
+        for style in EffectStyle.allCases {
+            let effect = LightEffect.apply(to: CoverCrop.apply(decoded, to: display), style: style)
+            var times = [Double]()
+            var preview: BlurredPreview?
+            for run in 0...max(arguments.runs, 5) {
+                let ms = try milliseconds { preview = try BlurredPreview.make(photo: photo, effect: effect, style: style) }
+                if run > 0 { times.append(ms) }
+            }
+            // Its fidelity: the preview as a client shows it (decoded, stretched bilinearly) against the layer.
+            var db = 0.0
+            if let preview {
+                var width: Int32 = 0, height: Int32 = 0
+                if let pixels = preview.webp.withUnsafeBufferPointer({ bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) }) {
+                    let small = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
+                    bd_webp_free(pixels)
+                    db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
+                }
+            }
+            let record: [String: Any] = ["tool": "backdrop", "image": name, "preview": style.rawValue, "display": "\(display)",
+                                         "median_ms": rounded(median(times)), "bytes": preview?.webp.count ?? 0,
+                                         "preview_size": preview.map { "\($0.size)" } ?? "", "psnr_db": rounded(db)]
+            let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+            print(String(decoding: json, as: UTF8.self))
+        }
+    }
+}
+
 if arguments.formats {
-    for path in arguments.photos { try benchFormats(path, settings: EncoderSettings()) }
+    for path in arguments.photos {
+        try benchFormats(path, settings: EncoderSettings())
+        try benchPreview(path)
+    }
     exit(0)
 }
 

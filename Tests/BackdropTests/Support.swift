@@ -27,16 +27,7 @@ enum Fixtures {
 }
 
 /// Peak signal-to-noise ratio in dB between two images of one size.
-func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
-    precondition(a.width == b.width && a.height == b.height)
-    var sum = 0.0
-    for i in 0..<a.pixels.count {
-        let d = Double(a.pixels[i]) - Double(b.pixels[i])
-        sum += d * d
-    }
-    let mse = sum / Double(a.pixels.count)
-    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-}
+func psnr(_ a: RGBImage, _ b: RGBImage) -> Double { a.psnr(against: b) }
 
 func solid(_ width: Int, _ height: Int, _ rgb: (UInt8, UInt8, UInt8)) -> RGBImage {
     var pixels = [UInt8]()

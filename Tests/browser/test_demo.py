@@ -8,7 +8,9 @@ Checks that both images load and show one photo, that the top image's opacity is
 location is denied gets a stock photo and is told so, and that the console has no errors. Saves screenshots at
 scroll 0 and 80 into OUTPUT_DIR.
 """
+import json
 import os
+import urllib.request
 import sys
 
 from selenium import webdriver
@@ -82,18 +84,36 @@ def main():
                   str(photos))
             viewport = driver.execute_script(
                 "return [Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]")
-            check("images are sized for the viewport", all([p[2], p[3]] == viewport for p in photos), f"{photos} vs {viewport}")
-            delivered = driver.execute_script(
-                "return [...document.querySelectorAll('.pair.shown img')].map(i => [i.className, i.dataset.type, Number(i.dataset.bytes), i.dataset.source])")
-            check("Chromium receives AVIF from the JSON's cell URLs",
-                  all(d[1] == "image/avif" and "cell=u09tv" in d[3] and "format=avif" in d[3] and "lat=" not in d[3] for d in delivered),
-                  str(delivered))
-            check("each image is under 60 kB at the page's size", all(0 < d[2] < 60_000 for d in delivered), str(delivered))
-            print(f"  (delivered: {', '.join(f'{d[0]} {d[1]} {d[2]:,} bytes' for d in delivered)})")
+            check("the sharp image is sized for the viewport", all([p[2], p[3]] == viewport for p in photos if p[0] == "sharp"), f"{photos} vs {viewport}")
+            check("the blurred layer is a small image stretched over the sharp one",
+                  all(p[2] < 100 and p[3] < 100 for p in photos if p[0] == "blurred") and driver.execute_script(
+                      "const [a, b] = ['sharp', 'blurred'].map(c => document.querySelector(`.pair.shown img.${c}`).getBoundingClientRect());"
+                      " return a.width === b.width && a.height === b.height && a.width > 100"),
+                  str(photos))
+            delivered = dict((d[0], d[1:]) for d in driver.execute_script(
+                "return [...document.querySelectorAll('.pair.shown img')].map(i => [i.className, i.dataset.type, Number(i.dataset.bytes), i.dataset.source, i.src.slice(0, 30)])"))
+            sharp, blurred = delivered.get("sharp", [None] * 4), delivered.get("blurred", [None] * 4)
+            check("Chromium receives the sharp image as AVIF from the JSON's cell URL",
+                  sharp[0] == "image/avif" and "cell=u09tv" in sharp[2] and "format=avif" in sharp[2] and "lat=" not in sharp[2], str(sharp))
+            check("the sharp image is under 60 kB at the page's size", 0 < sharp[1] < 60_000, str(sharp))
+            check("the blurred layer is the JSON's inline preview (WebP, at most 2 kB)",
+                  blurred[2] == "inline" and blurred[3].startswith("data:image/webp;base64,") and 0 < blurred[1] <= 2048, str(blurred))
+            requests = driver.execute_script("return performance.getEntriesByType('resource').map(e => [e.name, e.encodedBodySize])")
+            backgrounds = [r for r in requests if "/background" in r[0]]
+            check("the page makes no request for a blur=1 image", not any("blur=1" in r[0] for r in backgrounds), str(backgrounds))
+            after = sum(size for url, size in backgrounds)
+            # The same page before "Light delivery": the JSON without the preview, and both layers as PNG.
+            size = f"width={viewport[0]}&height={viewport[1]}"
+            before = sum(len(urllib.request.urlopen(f"{server.base}/background?cell=u09tv&blur={b}&{size}&format=png").read()) for b in (0, 1))
+            before += len(urllib.request.urlopen(f"{server.base}/background.json?lat=48.8566&lon=2.3522&{size}").read()) - len(
+                json.dumps(json.loads(urllib.request.urlopen(f"{server.base}/background.json?lat=48.8566&lon=2.3522&{size}").read())["images"]["blurredPreview"]))
+            print(f"  (page's backgrounds: {after:,} bytes for the JSON and the sharp AVIF, {', '.join(f'{k} {v[0]} {v[1]:,} bytes' for k, v in delivered.items())};"
+                  f" before, as PNGs: {before:,} bytes, {before / max(after, 1):.0f}x as much)")
             check("the top image is transparent at the top", opacity_after_scroll(driver, 0) == 0)
             driver.save_screenshot(os.path.join(output, "demo-scroll-0.png"))
             half = opacity_after_scroll(driver, 40)
             check("about half opaque after 40 px", abs(half - 0.5) < 0.05, f"({half})")
+            driver.save_screenshot(os.path.join(output, "demo-scroll-40.png"))
             check("opaque after 80 px", opacity_after_scroll(driver, 80) == 1)
             driver.save_screenshot(os.path.join(output, "demo-scroll-80.png"))
             check("still opaque further down", opacity_after_scroll(driver, 300) == 1)

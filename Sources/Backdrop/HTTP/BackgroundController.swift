@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `GET /background`: the blurred background PNG for a place; `GET /background.json`: what it would show.
+/// `GET /background`: the background image for a place; `GET /background.json`: what it shows, its cell URLs and
+/// its blurred layer inline.
 public struct BackgroundController: Sendable {
     let photos: any PhotoSource
     let renderer: Renderer
     let renders: RenderCache
+    /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each.
+    let previews = MemoryLRU<RenderedImageKey, BlurredPreview>(budget: 8 << 20) { $0.webp.count + 512 }
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int
@@ -69,29 +72,46 @@ public struct BackgroundController: Sendable {
         return format
     }
 
-    /// The place's render, from the cache or made now, within the upstream deadline; past it, the source's fallback
-    /// (a stale or stock photo, which needs no upstream call).
+    /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
     func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
-        // A render already in memory needs nothing upstream: answered without arming the deadline (which costs a task
-        // group per request, about a sixth of a cache hit's time).
-        if let photo = await self.photos.knownPhoto(for: place, in: window),
-           let hit = await self.renders.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+        try await self.produce(place: place, window: window, logger: logger) { photo in
+            await self.renders.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec))
+        } make: { photo in
+            try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+                try await self.renderer.render(photo, from: self.photos, spec: spec)
+            }
+        }
+    }
+
+    /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
+    /// renders (see ``produce(place:window:logger:cached:make:)``).
+    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle, logger: Logger) async throws -> BlurredPreview {
+        let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
+        return try await self.produce(place: place, window: window, logger: logger) { photo in
+            await self.previews.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec))
+        } make: { photo in
+            try await self.previews.value(for: RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
+                try await self.renderer.preview(photo, from: self.photos, size: size, style: style)
+            }
+        }
+    }
+
+    /// What a request makes of the place's photo (a render, a preview), from memory or made now, within the upstream
+    /// deadline; past it, from the source's fallback photo (stale or stock, which needs no upstream call). Something
+    /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
+    /// request, about a sixth of a cache hit's time).
+    private func produce<Made: Sendable>(place: Place, window: TimeWindow, logger: Logger,
+                                         cached: (SourcePhoto) async -> Made?,
+                                         make: @escaping @Sendable (SourcePhoto) async throws -> Made) async throws -> Made {
+        if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
             return hit
         }
         do {
             return try await withDeadline(self.upstreamDeadline) {
-                try await self.renderChosen(place: place, window: window, spec: spec, logger: logger)
+                try await self.produceFromChosen(place: place, window: window, logger: logger, make: make)
             }
         } catch is DeadlinePassed {
-            let photo = try await self.deadlineFallback(place: place, window: window, logger: logger)
-            return try await self.render(photo, place: place, window: window, spec: spec)
-        }
-    }
-
-    /// `photo` rendered for the request, from the render cache or made now.
-    private func render(_ photo: SourcePhoto, place: Place, window: TimeWindow, spec: RenderSpec) async throws -> CachedRender {
-        try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
-            try await self.renderer.render(photo, from: self.photos, spec: spec)
+            return try await make(try await self.deadlineFallback(place: place, window: window, logger: logger))
         }
     }
 
@@ -101,14 +121,15 @@ public struct BackgroundController: Sendable {
         return try await self.photos.fallback(for: place, in: window)
     }
 
-    /// The place's photo rendered. A remote photo that cannot be downloaded or decoded is reported to the source, which
-    /// offers another (once) and then a stock photo.
-    private func renderChosen(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
+    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded is reported to
+    /// the source, which offers another (once) and then a stock photo.
+    private func produceFromChosen<Made: Sendable>(place: Place, window: TimeWindow, logger: Logger,
+                                                   make: @Sendable (SourcePhoto) async throws -> Made) async throws -> Made {
         var photo = try await self.photos.photo(for: place, in: window)
         var failures = 0
         while true {
             do {
-                return try await self.render(photo, place: place, window: window, spec: spec)
+                return try await make(photo)
             } catch where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
                 failures += 1
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
@@ -151,15 +172,11 @@ public struct BackgroundController: Sendable {
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let place = Self.place(coordinate, precision: self.geohashPrecision)
-        let photo: SourcePhoto
-        do {
-            photo = try await withDeadline(self.upstreamDeadline) { try await self.photos.photo(for: place, in: window) }
-        } catch is DeadlinePassed {
-            photo = try await self.deadlineFallback(place: place, window: window, logger: context.logger)
-        }
+        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style, logger: context.logger)
+        let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
         let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png
-        let images = BackgroundInfo.Images(format: format) { format, blur in
+        let images = BackgroundInfo.Images(format: format, preview: preview) { format, blur in
             CellURL.path(place: place, spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
                          defaults: self.defaults)
         }

@@ -20,16 +20,25 @@ struct BackgroundInfo: Encodable {
             let blurred: String
         }
 
+        /// The blurred layer itself, small enough to travel inline: shown stretched to the display size.
+        struct Preview: Encodable {
+            let uri: String
+            let width: Int
+            let height: Int
+        }
+
         let format: OutputFormat
         let sharp: String
         let blurred: String
+        let blurredPreview: Preview
         /// Keyed by format name.
         let formats: [String: Pair]
 
-        init(format: OutputFormat, url: (OutputFormat, Int) -> String) {
+        init(format: OutputFormat, preview: BlurredPreview, url: (OutputFormat, Int) -> String) {
             self.format = format
             self.sharp = url(format, 0)
             self.blurred = url(format, 100)
+            self.blurredPreview = Preview(uri: preview.dataURI, width: preview.size.width, height: preview.size.height)
             self.formats = Dictionary(uniqueKeysWithValues: OutputFormat.allCases.map {
                 ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
             })

@@ -22,13 +22,24 @@ public struct Renderer: Sendable {
     }
 
     public func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec) async throws -> [UInt8] {
-        let key = PreparedKey(photoID: photo.id, size: spec.size, style: spec.style)
-        let (limits, gate) = (self.limits, self.gate)
-        let prepared = try await self.prepared.value(for: key) {
-            let encoded = try await source.imageData(for: photo, covering: spec.size)
-            return try await gate.run { try PreparedImages.make(from: encoded, size: spec.size, style: spec.style, limits: limits) }
-        }
+        let prepared = try await self.prepared(photo, from: source, size: spec.size, style: spec.style)
         let encoders = self.encoders
-        return try await gate.run { try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders) }
+        return try await self.gate.run { try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders) }
+    }
+
+    /// The light-effect layer of `photo` at `size` in `style`, in about a kilobyte (``BlurredPreview``), made from the
+    /// same prepared images as the renders.
+    public func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle) async throws -> BlurredPreview {
+        let prepared = try await self.prepared(photo, from: source, size: size, style: style)
+        return try await self.gate.run { try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style) }
+    }
+
+    /// The photo cover-cropped to `size`, from memory or decoded now.
+    private func prepared(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle) async throws -> PreparedImages {
+        let (limits, gate) = (self.limits, self.gate)
+        return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
+            let encoded = try await source.imageData(for: photo, covering: size)
+            return try await gate.run { try PreparedImages.make(from: encoded, size: size, style: style, limits: limits) }
+        }
     }
 }
