@@ -9,7 +9,8 @@ crop, effect, blend, encode, file write) and the anchors' `pipe_formats.py` (Pil
 libwebp and libjpeg-turbo) at the settings Backdrop uses by default (AVIF quality 60 speed 10, WebP q80 method 0,
 JPEG q80 optimised Huffman, PNG zlib/deflate 1); libvips (Debian's 8.14, approximate Gaussian) for the formats its
 build can write. Bytes and PSNR of each lossy file against Backdrop's own lossless PNG of the same render.
-Prints medians over photos and two interleaved rounds, and the targets: every format's render at most 0.5x Pillow's
+Also the blurred preview of `/background.json` per style at 640x1136 and 2048x1536: size, bytes, PSNR after the
+client's bilinear upscale, time. Prints medians over photos and two interleaved rounds, and the targets: every format's render at most 0.5x Pillow's
 same-format pipeline (judged on CPU time, which other tenants of the shared machine do not inflate; wall shown), AVIF
 at blur 1 at most 1/40 of the PNG's bytes, and each format within the quality floors (45 dB at blur 1, 36 dB at 0).
 """
@@ -81,12 +82,14 @@ def main():
     print(f"\nOutput formats: {len(photos)} photos, 640x1136, blur 0 / 0.5 / 1, {a.runs} runs each, one thread")
 
     env = dict(os.environ, VIPS_CONCURRENCY="1")
-    records = []
+    records, previews = [], []
     # Two interleaved rounds (Backdrop, Pillow, Backdrop, Pillow), so that the shared machine's drift hits both alike.
     for round_index in range(2):
         ours = subprocess.run([a.bench, "--formats", "--runs", str(a.runs), "--out", a.out] + photos, check=True,
                               capture_output=True, text=True).stdout
-        records += [dict(json.loads(line), round=round_index) for line in ours.splitlines()]
+        for line in ours.splitlines():
+            record = dict(json.loads(line), round=round_index)
+            (previews if "preview" in record else records).append(record)
         pillow = subprocess.run([sys.executable, os.path.join(a.anchors, "pipe_formats.py"), a.out, str(a.runs)] + photos + SETTINGS,
                                 check=True, capture_output=True, text=True, env=env).stdout
         records += [dict(json.loads(line), tool="pillow", round=round_index) for line in pillow.splitlines()]
@@ -125,6 +128,20 @@ def main():
     avif1 = median("backdrop", "avif", 1.0, "bytes")
     png1 = median("backdrop", "png", 1.0, "bytes")
     checks.append(("AVIF at blur 1 at most 1/40 of the PNG's bytes", avif1 * 40 <= png1, f"1/{png1 / avif1:.0f}"))
+    print("\nBlurred previews (/background.json's images.blurredPreview) made from an effect layer in memory, over photos:\n")
+    print("| display | style | preview size | bytes (max) | dB after bilinear upscale (worst) | ms (max) |")
+    print("|---|---|---|---|---|---|")
+    for display in sorted({p["display"] for p in previews}):
+        for style in ("light", "extralight", "dark", "none"):
+            group = [p for p in previews if p["display"] == display and p["preview"] == style]
+            if not group:
+                continue
+            worst_db, most = min(p["psnr_db"] for p in group), max(p["bytes"] for p in group)
+            slowest = max(p["median_ms"] for p in group)
+            sizes = "/".join(sorted({p["preview_size"] for p in group}))
+            print(f"| {display} | {style} | {sizes} | {most:,} | {worst_db:.1f} | {slowest:.2f} |")
+            checks.append((f"preview {style} at {display}: at least 50 dB and at most 2,048 bytes", worst_db >= 50 and most <= 2048,
+                           f"{worst_db:.1f} dB, {most} bytes"))
     print("\nTargets:")
     for name, ok, value in checks:
         print(f"  {'met ' if ok else 'MISSED'}  {name}: {value}")

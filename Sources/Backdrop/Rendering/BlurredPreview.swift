@@ -35,7 +35,8 @@ public struct BlurredPreview: Sendable {
         max(self.spacing(for: style) * style.radius(outputHeight: size.height), (Double(size.pixelCount) / Double(self.maxPixels)).squareRoot())
     }
 
-    /// The preview's size for a layer of `size` with samples `spacing` pixels apart: at least 2 x 2.
+    /// The preview's size for a layer of `size` with samples `spacing` pixels apart: at least 2 x 2 unless the layer
+    /// itself is smaller.
     static func size(for size: PixelSize, spacing: Double) -> PixelSize {
         func side(_ length: Int) -> Int { min(length, max(2, Int((Double(length) / spacing).rounded(.up)))) }
         return PixelSize(width: side(size.width), height: side(size.height))
