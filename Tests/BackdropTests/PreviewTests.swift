@@ -1,4 +1,3 @@
-import CWebP
 import Foundation
 import Testing
 
@@ -20,11 +19,7 @@ struct PreviewTests {
             for photo in photos {
                 let effect = LightEffect.apply(to: CoverCrop.apply(photo, to: size), style: style)
                 let preview = try BlurredPreview.make(photo: Self.photo, effect: effect, style: style)
-                var width: Int32 = 0, height: Int32 = 0
-                let pixels = try #require(preview.webp.withUnsafeBufferPointer { bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) })
-                defer { bd_webp_free(pixels) }
-                let small = RGBImage(width: Int(width), height: Int(height),
-                                     pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
+                let small = try decodeImage(preview.webp, as: .webp)
                 #expect(small.width == preview.size.width && small.height == preview.size.height)
                 let db = psnr(BilinearUpscale.apply(small, to: size), effect)
                 print("preview \(style) \(size) -> \(preview.size): \(preview.webp.count) bytes, \(String(format: "%.1f", db)) dB")

@@ -74,12 +74,11 @@ public struct BackgroundController: Sendable {
 
     /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
     func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
-        try await self.produce(place: place, window: window, logger: logger) { photo in
-            await self.renders.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec))
+        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
+        return try await self.produce(place: place, window: window, logger: logger) { photo in
+            await self.renders.cached(key(photo))
         } make: { photo in
-            try await self.renders.render(RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
-                try await self.renderer.render(photo, from: self.photos, spec: spec)
-            }
+            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec) }
         }
     }
 
@@ -87,12 +86,11 @@ public struct BackgroundController: Sendable {
     /// renders (see ``produce(place:window:logger:cached:make:)``).
     func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle, logger: Logger) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
+        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
-            await self.previews.cached(RenderedImageKey(place: place, window: window, photo: photo, spec: spec))
+            await self.previews.cached(key(photo))
         } make: { photo in
-            try await self.previews.value(for: RenderedImageKey(place: place, window: window, photo: photo, spec: spec)) {
-                try await self.renderer.preview(photo, from: self.photos, size: size, style: style)
-            }
+            try await self.previews.value(for: key(photo)) { try await self.renderer.preview(photo, from: self.photos, size: size, style: style) }
         }
     }
 
@@ -167,11 +165,10 @@ public struct BackgroundController: Sendable {
 
     @Sendable func backgroundInfo(_ request: Request, context: some RequestContext) async throws -> Response {
         let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "width", "height", "style"])
-        let coordinate = try BackgroundQuery.coordinate(parameters)
+        let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let place = Self.place(coordinate, precision: self.geohashPrecision)
         let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style, logger: context.logger)
         let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
@@ -184,9 +181,5 @@ public struct BackgroundController: Sendable {
         headers[.vary] = "Accept"
         return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, images: images),
                          headers: headers, cacheControl: self.cacheControl(photo, window: window, now: now))
-    }
-
-    static func place(_ coordinate: BackgroundQuery.Coordinate?, precision: Int) -> Place {
-        coordinate.map { .cell(Geohash(latitude: $0.latitude, longitude: $0.longitude, precision: precision)) } ?? .unknown
     }
 }

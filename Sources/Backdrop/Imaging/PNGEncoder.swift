@@ -32,10 +32,9 @@ public enum PNGEncoder {
                 return effect.pixels.withUnsafeBufferPointer { encode($0.baseAddress) }
             }
         }
-        guard status == 0, let bytes = buffer.bytes else {
-            throw ImagingError.encodeFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        // Scratch-space bytes (not `must_free`) stay with the thread; copying them out is all that is needed.
+        return try EncodedBytes.take(status: status, bytes: buffer.bytes, length: buffer.length, message: message) { bytes in
+            if buffer.must_free != 0 { bd_png_free(bytes) }
         }
-        defer { if buffer.must_free != 0 { bd_png_free(bytes) } }
-        return [UInt8](UnsafeBufferPointer(start: bytes, count: buffer.length))
     }
 }
