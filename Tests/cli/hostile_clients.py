@@ -30,7 +30,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from backdrop_server import free_port, rss_mb  # noqa: E402
+from backdrop_server import free_port, metric, rss_mb  # noqa: E402
 RESULTS = {"passed": 0, "failed": 0}
 
 
@@ -201,14 +201,6 @@ def largest_renders(binary, work):
     finally:
         process.terminate()
         process.wait(timeout=30)
-
-
-def metric(text, series):
-    for line in text.splitlines():
-        name, _, value = line.rpartition(" ")
-        if name == series:
-            return float(value)
-    return 0.0
 
 
 def full_disk(binary, work):

@@ -40,6 +40,9 @@ import zlib
 
 from dockerfile import env_pairs, exec_form, flags, healthcheck, instructions, split, stages
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from backdrop_server import metric  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = os.path.join(ROOT, ".build-container")
 # What Docker puts in every container's environment before the image's ENV.
@@ -376,15 +379,6 @@ def healthcheck_code(stage):
     return stage.run(stage.healthcheck, timeout=seconds, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def metric(text, name, **labels):
-    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    for line in text.splitlines():
-        series, _, value = line.rpartition(" ")
-        if series == (f"{name}{{{wanted}}}" if labels else name):
-            return float(value)
-    return 0.0
-
-
 def serve_checks(stage, work):
     log = os.path.join(work, "backdrop.log")
     uid, _ = stage.ids()
@@ -429,11 +423,11 @@ def serve_checks(stage, work):
         status, headers, again = get(container.base + "/background?" + place)
         _, _, metrics = get(container.base + "/metrics")
         metrics = metrics.decode()
+        misses = metric(metrics, 'backdrop_cache_misses_total{kind="render"}')
         check("after the restart the render comes from the cache volume",
               status == 200 and again == first and headers.get("Last-Modified") == first_modified
-              and metric(metrics, "backdrop_cache_hits_total", kind="render") >= 1
-              and metric(metrics, "backdrop_cache_misses_total", kind="render") == 0,
-              f"{status}, same bytes {again == first}, misses {metric(metrics, 'backdrop_cache_misses_total', kind='render')}")
+              and metric(metrics, 'backdrop_cache_hits_total{kind="render"}') >= 1 and misses == 0,
+              f"{status}, same bytes {again == first}, misses {misses}")
     container.stop()
 
     # 3. A Flickr key but no way to reach Flickr (no network here): stock photos, within the deadline.

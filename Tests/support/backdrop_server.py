@@ -26,6 +26,15 @@ def rss_mb(pid):
     return 0.0
 
 
+def metric(text, series):
+    """The value of one series (`name{label="value"}` exactly as exposed) in Prometheus text; 0 when absent."""
+    for line in text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name == series:
+            return float(value)
+    return 0.0
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
