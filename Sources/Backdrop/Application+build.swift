@@ -35,6 +35,23 @@ public func buildApplication(
                                  maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
         services.append(CacheSweeper(cache: disk, policy: policy, interval: .seconds(60), logger: logger))
     }
+    let coordinator: any ClusterCoordinator
+    let postgres: PostgresCoordinator?
+    if settings.cluster.postgresURL.isEmpty {
+        coordinator = LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
+        postgres = nil
+    } else {
+        let url: PostgresURL
+        do {
+            url = try PostgresURL(settings.cluster.postgresURL)
+        } catch let error as PostgresURL.Invalid {
+            throw ConfigError(key: "cluster.postgresURL", error.description)
+        }
+        let shared = PostgresCoordinator(url: url, settings: settings, clock: clock, logger: logger, metrics: metrics)
+        services.append(shared)
+        coordinator = shared
+        postgres = shared
+    }
     let source: any PhotoSource
     let announcement: (level: Logger.Level, text: String)
     if let photos {
@@ -50,7 +67,8 @@ public func buildApplication(
                                  timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000))))
         )
         services.append(HTTPClientService(client: http))
-        source = FlickrPhotoSource.make(settings: settings, http: http, stock: stock, store: disk, clock: clock, logger: logger, metrics: metrics)
+        source = FlickrPhotoSource.make(settings: settings, http: http, stock: stock, store: disk, coordinator: coordinator, clock: clock,
+                                        logger: logger, metrics: metrics)
         announcement = (.notice, "serving Flickr photos near each place, stock photos as fallback")
     }
     let renderer = Renderer(encoders: settings.render.encoders, limits: settings.images.limits,
@@ -65,7 +83,7 @@ public func buildApplication(
                                          defaults: settings.renderDefaults,
                                          upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
                                          metrics: metrics),
-        health: HealthController(stock: stock),
+        health: HealthController(stock: stock, cluster: coordinator),
         openAPI: openAPI,
         metrics: metrics,
         middleware: middleware
@@ -83,6 +101,7 @@ public func buildApplication(
     let log = logger
     app.beforeServerStarts {
         let library = try await stock.load()
+        try await postgres?.link.start()
         await openAPI.load()
         for warning in settings.warnings { log.warning("\(warning)") }
         if maxConnections < settings.server.maxConnections {

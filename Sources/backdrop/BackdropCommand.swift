@@ -20,12 +20,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Path to the configuration file.") var config = "config.json"
     @Option(help: "Address to bind (overrides BACKDROP_HOST and server.host).") var host: String?
     @Option(help: "Port to bind (overrides BACKDROP_PORT and server.port).") var port: Int?
+    @Option(help: "PostgreSQL URL shared by replicas (overrides BACKDROP_POSTGRES_URL and cluster.postgresURL).") var postgresURL: String?
 
     func run() async throws {
         let settings: Settings
         do {
             settings = try Settings.load(file: self.config, environment: ProcessInfo.processInfo.environment,
-                                         overrides: .init(host: self.host, port: self.port))
+                                         overrides: .init(host: self.host, port: self.port, postgresURL: self.postgresURL))
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
             throw ExitCode(2)
@@ -38,6 +39,9 @@ struct Serve: AsyncParsableCommand {
         } catch let error as StockPhotoError {
             FileHandle.standardError.write(Data("backdrop: cannot start: \(error)\n".utf8))
             throw ExitCode(3)
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
+            throw ExitCode(2)
         }
     }
 }

@@ -21,9 +21,9 @@ struct SettingsTests {
         #expect(try Settings.parse(data) == Settings())
         // ...and names every key: removing any one would still parse, so compare key counts with the defaults' own.
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
-        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache"])
+        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 51)  // server 8, photos 3, render 15, images 3, flickr 15, cache 7
+        #expect(keyCount == 55)  // server 8, photos 3, render 15, images 3, flickr 15, cache 7, cluster 4
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

@@ -5,20 +5,25 @@ import Hummingbird
 public struct HealthController: Sendable {
     /// The stock photos, counted at each request (they are loaded before the server starts).
     let stock: StockPhotoSource
+    /// How the replica stands with the others: `local`, `postgres` or `degraded`.
+    let cluster: any ClusterCoordinator
 
-    public init(stock: StockPhotoSource) {
+    init(stock: StockPhotoSource, cluster: any ClusterCoordinator) {
         self.stock = stock
+        self.cluster = cluster
     }
 
     struct Body: Codable {
         let status: String
         let version: String
         let stockPhotos: Int
+        let cluster: ClusterStatus
     }
 
     public func addRoutes(to router: Router<some RequestContext>) {
         router.get(Route.health.routerPath) { _, _ in
-            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stock.library.entries.count))
+            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stock.library.entries.count,
+                                   cluster: await self.cluster.status))
         }
     }
 }

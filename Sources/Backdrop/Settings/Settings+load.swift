@@ -5,17 +5,19 @@ extension Settings {
     public struct Overrides: Sendable {
         public var host: String?
         public var port: Int?
+        public var postgresURL: String?
 
-        public init(host: String? = nil, port: Int? = nil) {
+        public init(host: String? = nil, port: Int? = nil, postgresURL: String? = nil) {
             self.host = host
             self.port = port
+            self.postgresURL = postgresURL
         }
     }
 
     /// The environment variables that override the file.
     public static let environmentKeys = [
         "BACKDROP_HOST", "BACKDROP_PORT", "BACKDROP_LOG_LEVEL", "BACKDROP_PUBLIC_FOLDER", "BACKDROP_STOCK_FOLDER",
-        "BACKDROP_CACHE_FOLDER", "FLICKR_API_KEY", "FLICKR_API_SECRET",
+        "BACKDROP_CACHE_FOLDER", "BACKDROP_POSTGRES_URL", "FLICKR_API_KEY", "FLICKR_API_SECRET",
     ]
 
     /// Reads `file`, then the environment, then `overrides`. Relative folders in the file are resolved against
@@ -125,6 +127,14 @@ extension Settings {
             settings.cache.openFiles = try section.int("openFiles", default: settings.cache.openFiles, in: 0...65536)
             try section.rejectUnknownKeys()
         }
+        if var section = try root.section("cluster") {
+            settings.cluster.postgresURL = try section.string("postgresURL", default: settings.cluster.postgresURL)
+            try Self.checkPostgresURL(settings.cluster.postgresURL, source: "cluster.postgresURL")
+            settings.cluster.leaseSeconds = try section.double("leaseSeconds", default: settings.cluster.leaseSeconds, in: 1...300)
+            settings.cluster.timeoutSeconds = try section.double("timeoutSeconds", default: settings.cluster.timeoutSeconds, in: 0.1...30)
+            settings.cluster.expectedReplicas = try section.int("expectedReplicas", default: settings.cluster.expectedReplicas, in: 1...1000)
+            try section.rejectUnknownKeys()
+        }
         try root.rejectUnknownKeys()
         return settings
     }
@@ -138,6 +148,16 @@ extension Settings {
             guard ![3, 6, 13, 16].contains(id) else {
                 throw ConfigError(key: "flickr.licenses", "licence \(id) is NoDerivs, which forbids the blurred copies Backdrop serves")
             }
+        }
+    }
+
+    /// A PostgreSQL URL Backdrop can use, or empty; the error names `source` and never shows the password.
+    private static func checkPostgresURL(_ text: String, source: String) throws {
+        guard !text.isEmpty else { return }
+        do {
+            _ = try PostgresURL(text)
+        } catch let error as PostgresURL.Invalid {
+            throw ConfigError(key: "cluster.postgresURL", source == "cluster.postgresURL" ? error.description : "\(error.description) (from \(source))")
         }
     }
 
@@ -187,6 +207,10 @@ extension Settings {
         } else if let path = try folder("BACKDROP_CACHE_FOLDER") {
             self.cache.folder = path
         }
+        if let url = environment["BACKDROP_POSTGRES_URL"] {
+            try Self.checkPostgresURL(url, source: "BACKDROP_POSTGRES_URL")
+            self.cluster.postgresURL = url
+        }
         if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
         if let secret = environment["FLICKR_API_SECRET"] { self.flickr.apiSecret = secret }
     }
@@ -199,6 +223,10 @@ extension Settings {
         if let port = overrides.port {
             guard (0...65535).contains(port) else { throw ConfigError(key: "--port", "must be between 0 and 65535, got \(port)") }
             self.server.port = port
+        }
+        if let url = overrides.postgresURL {
+            try Self.checkPostgresURL(url, source: "--postgres-url")
+            self.cluster.postgresURL = url
         }
     }
 }

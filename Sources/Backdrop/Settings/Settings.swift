@@ -102,12 +102,25 @@ public struct Settings: Sendable, Equatable {
         public var openFiles = 1024
     }
 
+    /// Sharing one Flickr key's budget, searches and discoveries among replicas through PostgreSQL.
+    public struct Cluster: Sendable, Equatable {
+        /// `postgres://user:password@host:port/database`; empty: this replica works alone, as on one machine.
+        public var postgresURL = ""
+        /// How long a replica's claim on a cell-window lasts; one that dies holding it delays the cell by at most this.
+        public var leaseSeconds = 15.0
+        /// The most a request waits on the database in all, before it goes on with this replica's local state.
+        public var timeoutSeconds = 2.0
+        /// Replicas assumed to share the key while the database is unreachable: each takes that share of the budget.
+        public var expectedReplicas = 4
+    }
+
     public var server = Server()
     public var photos = Photos()
     public var render = Render()
     public var images = Images()
     public var flickr = Flickr()
     public var cache = Cache()
+    public var cluster = Cluster()
     /// What reading the configuration found worth saying (old key names, for instance), to be logged at start.
     public var warnings: [String] = []
 

@@ -85,6 +85,35 @@ public struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()
     }
 
+    /// How a replica's lookup of a cell-window went with the others: `searched` (it held the lease), `shared` (another
+    /// replica's result), `failing` or `key_rejected` (another replica's discovery), `alone` (no database to ask).
+    func clusterCell(_ outcome: String) {
+        Counter(label: "backdrop.cluster.cells.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
+    }
+
+    /// A wait for another replica's lease on a cell-window, by how it ended: `shared` (its result came) or `took_over`
+    /// (its lease expired: the replica holding it died or hangs).
+    func clusterLeaseWait(_ outcome: String, _ duration: Duration) {
+        Counter(label: "backdrop.cluster.lease.waits.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
+        Timer(label: "backdrop.cluster.lease.wait.seconds", factory: self.factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// A query or connection attempt on the shared database failed or took too long, by operation.
+    func clusterDatabaseError(_ operation: String) {
+        Counter(label: "backdrop.cluster.database.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
+    }
+
+    /// Calls left in the key's shared budget for the hour, as the database counted them at the last call.
+    func clusterBudgetTokens(_ tokens: Int) {
+        Gauge(label: "backdrop.cluster.budget.tokens", factory: self.factory).record(tokens)
+    }
+
+    /// 1 while the replica shares through the database, 0 while it works alone because the database cannot be reached.
+    func clusterConnected(_ connected: Bool) {
+        Gauge(label: "backdrop.cluster.connected", factory: self.factory).record(connected ? 1 : 0)
+    }
+
     func quotaTokens(_ tokens: Int) {
         Gauge(label: "backdrop.flickr.quota.tokens", factory: self.factory).record(tokens)
     }

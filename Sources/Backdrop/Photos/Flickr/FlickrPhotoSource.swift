@@ -6,23 +6,22 @@ import Logging
 /// Photos taken near the place, from Flickr, with the stock photos standing in whenever Flickr cannot serve:
 /// no location, key rejected, quota spent, errors, timeouts, empty results, or photos that fail to download or decode.
 ///
-/// A cell is searched once per window (concurrent requests share the search; with a photo store, a restart too).
-/// Its photo is picked from the usable results by a stable hash of cell and window, so replicas seeing the same
-/// results serve the same photo. When Flickr fails, a cell's photo from an earlier window (younger than
-/// `maxStale`) is served, marked stale, before stock.
+/// A cell is searched once per window (concurrent requests share the search; with a photo store, a restart too; with
+/// a shared database, every replica: see ``ClusterCoordinator``). Its photo is picked from the usable results by a
+/// stable hash of cell and window (``CellFinding``). When Flickr fails, a cell's photo from an earlier window (younger
+/// than `maxStale`) is served, marked stale, before stock.
 public struct FlickrPhotoSource: PhotoSource {
     /// A cell's search result for one window.
     enum CellResult: Sendable {
-        case photos([FlickrPhoto])
-        case empty
+        /// What this replica's search or another's found.
+        case found(CellFinding)
         /// The photo chosen earlier in the window, read back from the store after a restart (no search made).
         case restored(SourcePhoto)
     }
 
     /// What asking about a cell gave.
     enum Lookup {
-        case photos([FlickrPhoto])
-        case empty
+        case found(CellFinding)
         case unavailable
     }
 
@@ -32,7 +31,7 @@ public struct FlickrPhotoSource: PhotoSource {
     let stock: StockPhotoSource
     let store: (any PhotoStore)?
     let maxStale: TimeInterval
-    let budget: CallBudget
+    let coordinator: any ClusterCoordinator
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics?
@@ -40,16 +39,16 @@ public struct FlickrPhotoSource: PhotoSource {
     let cells: MemoryLRU<FlickrState.CellKey, CellResult>
     let downloads: MemoryLRU<String, [UInt8]>
 
-    public init(settings: Settings.Flickr, searcher: any FlickrSearching, downloader: any ImageDownloading, stock: StockPhotoSource,
-                store: (any PhotoStore)? = nil, maxStale: TimeInterval = 24 * 3600, clock: any WallClock, logger: Logger,
-                metrics: BackdropMetrics? = nil) {
+    init(settings: Settings.Flickr, searcher: any FlickrSearching, downloader: any ImageDownloading, stock: StockPhotoSource,
+         store: (any PhotoStore)? = nil, maxStale: TimeInterval = 24 * 3600, coordinator: (any ClusterCoordinator)? = nil,
+         clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil) {
         self.settings = settings
         self.searcher = searcher
         self.downloader = downloader
         self.stock = stock
         self.store = store
         self.maxStale = maxStale
-        self.budget = CallBudget(callsPerHour: settings.callsPerHour, clock: clock)
+        self.coordinator = coordinator ?? LocalCoordinator(callsPerHour: settings.callsPerHour, clock: clock, metrics: metrics)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -72,13 +71,9 @@ public struct FlickrPhotoSource: PhotoSource {
             return stored.photo
         }
         switch await self.lookup(cell, key: key, window: window) {
-        case .photos(let photos):
-            guard let photo = Self.choose(photos, cell: cell, window: window, skipped: skipped) else {
-                return try await self.stockFallback(place, window)
-            }
+        case .found(let finding):
+            guard let photo = finding.photo(skipped: skipped) else { return try await self.stockFallback(place, window) }
             return photo
-        case .empty:
-            return try await self.stockFallback(place, window)
         case .unavailable:
             if skipped == 0, let stored = await self.standIn(cell) {
                 return self.stale(stored.photo)
@@ -109,16 +104,9 @@ public struct FlickrPhotoSource: PhotoSource {
         guard await self.state.unusableCount(key) == 0 else { return nil }
         switch await self.cells.cached(key) {
         case .restored(let photo)?: return photo
-        case .photos(let photos)?: return Self.choose(photos, cell: cell, window: window, skipped: 0)
-        default: return nil  // empty or unknown: the full path decides (stock, stale, or a search)
+        case .found(let finding)?: return finding.photo(skipped: 0)
+        case nil: return nil  // unknown: the full path decides (stock, stale, or a search)
         }
-    }
-
-    /// The cell's photo: picked by a stable hash of cell and window; after it proved unusable, the next one (once).
-    static func choose(_ photos: [FlickrPhoto], cell: Geohash, window: TimeWindow, skipped: Int) -> SourcePhoto? {
-        guard !photos.isEmpty, skipped == 0 || (skipped == 1 && photos.count > 1) else { return nil }
-        let index = Int((PhotoChoice.stableHash("\(cell.value)/\(window.index)") + UInt64(skipped)) % UInt64(photos.count))
-        return photos[index].sourcePhoto
     }
 
     public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
@@ -154,8 +142,8 @@ public struct FlickrPhotoSource: PhotoSource {
         let key = FlickrState.CellKey(cell: cell.value, window: window.index)
         await self.state.markUnusable(key)
         // Remember the replacement across restarts too (when the results are at hand; otherwise the next search does).
-        if case .photos(let photos)? = await self.cells.cached(key),
-           let next = Self.choose(photos, cell: cell, window: window, skipped: await self.state.unusableCount(key)) {
+        if case .found(let finding)? = await self.cells.cached(key),
+           let next = finding.photo(skipped: await self.state.unusableCount(key)) {
             await self.store?.storePhoto(next, cell: cell.value, window: window.index)
         }
     }
@@ -181,12 +169,11 @@ public struct FlickrPhotoSource: PhotoSource {
         guard await self.state.mayCall(key) else { return .unavailable }
         do {
             let result = try await self.cells.value(for: key) {
-                let result = try await self.search(cell)
-                if case .photos(let photos) = result,
-                   let chosen = Self.choose(photos, cell: cell, window: window, skipped: await self.state.unusableCount(key)) {
+                let finding = try await self.find(cell, key: key, window: window)
+                if let chosen = finding.photo(skipped: await self.state.unusableCount(key)) {
                     await self.store?.storePhoto(chosen, cell: cell.value, window: window.index)
                 }
-                return result
+                return CellResult.found(finding)
             }
             if await self.state.noteSuccess(for: key) { self.logger.notice("Flickr accepts the API key again") }
             return Lookup(result)
@@ -203,8 +190,36 @@ public struct FlickrPhotoSource: PhotoSource {
         }
     }
 
+    /// What the cell holds for the window: another replica's finding, or this replica's own search, shared with the
+    /// others (whose finding wins if one published first, so that every replica serves the same photo).
+    private func find(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async throws -> CellFinding {
+        var allowance = self.coordinator.requestAllowance
+        switch try await self.coordinator.claim(key, &allowance) {
+        case .found(let finding):
+            return finding
+        case .failing:
+            throw FlickrError(.transient, "another replica's search of this cell failed moments ago")
+        case .keyRejected:
+            throw FlickrError(.invalidKey, "another replica had the API key rejected moments ago")
+        case .search:
+            do {
+                let photos = try await self.search(cell, &allowance)
+                return await self.coordinator.publish(CellFinding(choosingFrom: photos, cell: cell, window: window), for: key, &allowance)
+            } catch let error as FlickrError where error.kind == .invalidKey {
+                await self.coordinator.publishKeyRejected(retryAfter: FlickrState.keyRetryInterval, &allowance)
+                throw error
+            } catch {
+                if !(error is CancellationError) && !Task.isCancelled {
+                    await self.coordinator.publishFailure(for: key, backoff: FlickrState.failureBackoff, &allowance)
+                }
+                throw error
+            }
+        }
+    }
+
     /// Searches around the cell's centre; with no usable result widens the radius up to 32 km, then drops the tags.
-    private func search(_ cell: Geohash) async throws -> CellResult {
+    /// Each call is taken from the key's budget (shared between replicas when they share a database).
+    private func search(_ cell: Geohash, _ allowance: inout DatabaseAllowance) async throws -> [FlickrPhoto] {
         let centre = cell.centre
         let minUploadDate = Int64(self.clock.now().timeIntervalSince1970) - Int64(self.settings.minUploadAgeDays) * 86400
         var steps = [(self.settings.radiusKm, self.settings.tags)]
@@ -213,9 +228,7 @@ public struct FlickrPhotoSource: PhotoSource {
         }
         if !self.settings.tags.isEmpty { steps.append((32, "")) }
         for (radius, tags) in steps {
-            let granted = await self.budget.take()
-            self.metrics?.quotaTokens(await self.budget.available)
-            guard granted else {
+            guard await self.coordinator.takeCall(&allowance) else {
                 self.metrics?.flickrCall("quota")
                 throw FlickrError(.transient, "Flickr call budget is spent for now")
             }
@@ -229,17 +242,17 @@ public struct FlickrPhotoSource: PhotoSource {
                 throw error
             }
             self.metrics?.flickrCall(response.photos.isEmpty ? "empty" : "ok")
-            if !response.photos.isEmpty { return .photos(response.photos) }
+            if !response.photos.isEmpty { return response.photos }
         }
-        return .empty
+        return []
     }
 }
 
 extension FlickrPhotoSource.Lookup {
     init(_ result: FlickrPhotoSource.CellResult) {
         switch result {
-        case .photos(let photos): self = .photos(photos)
-        case .empty, .restored: self = .empty
+        case .found(let finding): self = .found(finding)
+        case .restored: self = .found(.empty)  // the restored photo proved unusable, and no search result is at hand
         }
     }
 }
@@ -257,8 +270,8 @@ extension FlickrError {
 
 extension FlickrPhotoSource {
     /// The production source: Flickr's REST API and image hosts through `http`, with the configured limits.
-    static func make(settings: Settings, http: HTTPClient, stock: StockPhotoSource, store: (any PhotoStore)?, clock: any WallClock,
-                     logger: Logger, metrics: BackdropMetrics) -> FlickrPhotoSource {
+    static func make(settings: Settings, http: HTTPClient, stock: StockPhotoSource, store: (any PhotoStore)?,
+                     coordinator: any ClusterCoordinator, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> FlickrPhotoSource {
         let total = TimeAmount.milliseconds(Int64(settings.flickr.totalTimeoutSeconds * 1000))
         return FlickrPhotoSource(
             settings: settings.flickr,
@@ -269,6 +282,7 @@ extension FlickrPhotoSource {
             stock: stock,
             store: store,
             maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
+            coordinator: coordinator,
             clock: clock,
             logger: logger,
             metrics: metrics

@@ -1,0 +1,27 @@
+/// What searching a cell found in one window: the photo chosen for it, then the one that replaces it if it proves
+/// unusable (none: nothing usable near the cell). Replicas share it, so it is small, and the same in every replica.
+public struct CellFinding: Sendable, Codable, Equatable {
+    public let candidates: [SourcePhoto]
+
+    public init(candidates: [SourcePhoto]) {
+        self.candidates = candidates
+    }
+
+    public static let empty = CellFinding(candidates: [])
+
+    /// The choice among a search's results: by a stable hash of cell and window, then the next result.
+    init(choosingFrom photos: [FlickrPhoto], cell: Geohash, window: TimeWindow) {
+        guard !photos.isEmpty else {
+            self.candidates = []
+            return
+        }
+        let first = Int(PhotoChoice.stableHash("\(cell.value)/\(window.index)") % UInt64(photos.count))
+        let order = photos.count > 1 ? [first, (first + 1) % photos.count] : [first]
+        self.candidates = order.map { photos[$0].sourcePhoto }
+    }
+
+    /// The photo to serve after `skipped` of them proved unusable; nil when none is left.
+    func photo(skipped: Int) -> SourcePhoto? {
+        self.candidates.indices.contains(skipped) ? self.candidates[skipped] : nil
+    }
+}
