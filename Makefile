@@ -9,6 +9,8 @@ BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev l
 TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver
 # The container check: a Debian root filesystem, a test CA, a network namespace.
 CONTAINER_PACKAGES := debootstrap openssl iproute2
+# The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
+CLUSTER_PACKAGES := postgresql nginx-light procps
 TEST_VENV ?= .build-venv
 TEST_OUTPUT ?= test-output
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
@@ -16,7 +18,7 @@ BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-l
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
-.PHONY: run build static test test-container bench deps test-deps bench-deps clean
+.PHONY: run build static test test-container test-cluster bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -32,7 +34,8 @@ run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
-# service; the container's runtime stage (test-container); hostile clients against the static release binary.
+# service; the container's runtime stage (test-container); replicas sharing through PostgreSQL behind nginx
+# (test-cluster); hostile clients against the static release binary.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
@@ -40,6 +43,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(MAKE) --no-print-directory test-container
+	$(MAKE) --no-print-directory test-cluster
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
 
 # The release binary with Swift's runtime linked in, as the Dockerfile's build stage makes it.
@@ -52,8 +56,14 @@ test-container: static
 	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
 	python3 Tests/docker/run_runtime_stage.py .build-static/release/backdrop
 
+# Three replicas of the static release binary, a throwaway PostgreSQL (run as an unprivileged user) and nginx with
+# deploy/nginx.conf, all on loopback and stopped at the end.
+test-cluster: static test-deps
+	@Tools/ensure-packages.sh $(CLUSTER_PACKAGES)
+	$(TEST_VENV)/bin/python Tests/cluster/cluster_checks.py .build-static/release/backdrop
+
 bench-deps: deps
-	@Tools/ensure-packages.sh $(BENCH_PACKAGES)
+	@Tools/ensure-packages.sh $(BENCH_PACKAGES) $(CLUSTER_PACKAGES)
 	@[ -x $(BENCH_VENV)/bin/python ] || (python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q -r $(ANCHORS)/requirements.txt)
 
 bench: bench-deps
@@ -64,6 +74,7 @@ bench: bench-deps
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
+	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 
 clean:
 	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)

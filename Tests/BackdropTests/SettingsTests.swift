@@ -68,6 +68,10 @@ struct SettingsTests {
         (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),
         (#"{"cache": []}"#, "cache"),
         (#"{"flickr": {"extraImageHosts": [1]}}"#, "flickr.extraImageHosts"),
+        (#"{"cluster": {"postgresURL": "mysql://u:p@h/db"}}"#, "cluster.postgresURL"),
+        (#"{"cluster": {"leaseSeconds": 0}}"#, "cluster.leaseSeconds"),
+        (#"{"cluster": {"timeoutSeconds": 31}}"#, "cluster.timeoutSeconds"),
+        (#"{"cluster": {"expectedReplicas": 0}}"#, "cluster.expectedReplicas"),
     ])
     func errorsNameTheKey(_ json: String, _ key: String) throws {
         let error = try #require(Self.configError(json))
@@ -103,5 +107,37 @@ struct SettingsTests {
             try Settings.load(file: file.path, environment: ["BACKDROP_PORT": "http"])
         }
         #expect(throws: ConfigError.self) { try Settings.load(file: folder.appendingPathComponent("missing.json").path, environment: [:]) }
+    }
+
+    @Test func thePostgresURLComesFromTheFileTheEnvironmentOrTheFlagAndNeverShowsItsPassword() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("config.json")
+        try Data(#"{"cluster": {"postgresURL": "postgres://file:pw@db.example:5433/backdrop"}}"#.utf8).write(to: file)
+        #expect(try Settings.load(file: file.path, environment: [:]).cluster.postgresURL == "postgres://file:pw@db.example:5433/backdrop")
+        let environment = ["BACKDROP_POSTGRES_URL": "postgresql://env:pw@db.example/backdrop"]
+        #expect(try Settings.load(file: file.path, environment: environment).cluster.postgresURL == "postgresql://env:pw@db.example/backdrop")
+        let fromFlag = try Settings.load(file: file.path, environment: environment, overrides: .init(postgresURL: ""))
+        #expect(fromFlag.cluster.postgresURL.isEmpty, "an empty flag turns sharing off")
+
+        for bad in ["postgres://user:SECRET@/backdrop", "postgres://user:SECRET@host/", "postgres://user:SECRET@host/db?sslmode=maybe",
+                    "http://user:SECRET@host/db", "postgres://user:SECRET@host:99999/db"] {
+            let error = try #require(throws: ConfigError.self) {
+                try Settings.load(file: file.path, environment: ["BACKDROP_POSTGRES_URL": bad])
+            }
+            #expect(error.key == "cluster.postgresURL" && error.description.contains("BACKDROP_POSTGRES_URL"), "\(error)")
+            #expect(!error.description.contains("SECRET"), "\(error)")
+        }
+    }
+
+    @Test func postgresURLsParseAsLibpqReadsThem() throws {
+        let url = try PostgresURL("postgres://back%40drop:p%3Ass@db.example:6432/shared?sslmode=require")
+        #expect(url.username == "back@drop" && url.password == "p:ss" && url.host == "db.example" && url.port == 6432)
+        #expect(url.database == "shared" && url.tls == .require)
+        #expect(url.description == "postgres://back@drop:****@db.example:6432/shared?sslmode=require")
+        let plain = try PostgresURL("postgresql://user@[::1]/db")
+        #expect(plain.host == "::1" && plain.port == 5432 && plain.password == nil && plain.tls == .prefer)
+        #expect(!plain.description.contains("****"))
+        #expect(try PostgresURL("postgres://u:p@h/db?sslmode=verify-full").tls == .verifyFull)
     }
 }

@@ -3,7 +3,8 @@
 
 usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops on SIGTERM or stdin EOF)
 Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo;
-photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N}.
+photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N, "points": {"LAT,LON": N}}.
+GET /control?hang=1 makes searches hang (until /control?hang=0, or 60 s), as a Flickr that stopped answering would.
 """
 import hashlib
 import json
@@ -23,8 +24,10 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0}
+COUNTS = {"searches": 0, "downloads": 0, "points": {}}
 LOCK = threading.Lock()
+ANSWERING = threading.Event()
+ANSWERING.set()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -38,14 +41,20 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (or was killed) while we were answering
 
     def do_GET(self):
         url = urlparse(self.path)
         if url.path == "/services/rest/":
+            q = {k: v[0] for k, v in parse_qs(url.query).items()}
             with LOCK:
                 COUNTS["searches"] += 1
-            q = {k: v[0] for k, v in parse_qs(url.query).items()}
+                point = f"{q.get('lat')},{q.get('lon')}"
+                COUNTS["points"][point] = COUNTS["points"].get(point, 0) + 1
+            ANSWERING.wait(60)
             seed = int(hashlib.sha1(f"{q.get('lat')},{q.get('lon')}".encode()).hexdigest()[:8], 16)
             port = self.server.server_address[1]
             photos = []
@@ -65,6 +74,10 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 COUNTS["downloads"] += 1
             self.send(200, PHOTOS[int(url.path.split("/")[2]) % len(PHOTOS)], "image/jpeg")
+        elif url.path == "/control":
+            hang = parse_qs(url.query).get("hang", ["0"])[0] == "1"
+            (ANSWERING.clear if hang else ANSWERING.set)()
+            self.send(200, b"{}", "application/json")
         elif url.path == "/stats":
             with LOCK:
                 body = json.dumps(COUNTS).encode()

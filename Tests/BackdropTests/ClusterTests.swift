@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// The Flickr source's side of sharing: what it does with each answer of a coordinator (scripted here; the real
+/// PostgreSQL coordinator is run by Tests/cluster/cluster_checks.py with three replicas).
+@Suite("The Flickr source with other replicas")
+struct ClusterTests {
+    /// A coordinator whose answers the test sets, recording what the source told it.
+    final class ScriptedCoordinator: ClusterCoordinator {
+        struct Record {
+            var claims = 0
+            var published: [CellFinding] = []
+            var failures = 0
+            var keyRejections = 0
+        }
+
+        let claim: CellClaim
+        let agreed: CellFinding?
+        let grantsCalls: Bool
+        let record = Mutex(Record())
+
+        init(claim: CellClaim, agreed: CellFinding? = nil, grantsCalls: Bool = true) {
+            self.claim = claim
+            self.agreed = agreed
+            self.grantsCalls = grantsCalls
+        }
+
+        var status: ClusterStatus { .postgres }
+        var requestAllowance: DatabaseAllowance { DatabaseAllowance(.seconds(1)) }
+
+        func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool { self.grantsCalls }
+
+        func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+            self.record.withLock { $0.claims += 1 }
+            return self.claim
+        }
+
+        func publish(_ finding: CellFinding, for key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async -> CellFinding {
+            self.record.withLock { $0.published.append(finding) }
+            return self.agreed ?? finding
+        }
+
+        func publishFailure(for key: FlickrState.CellKey, backoff: Double, _ allowance: inout DatabaseAllowance) async {
+            self.record.withLock { $0.failures += 1 }
+        }
+
+        func publishKeyRejected(retryAfter: Double, _ allowance: inout DatabaseAllowance) async {
+            self.record.withLock { $0.keyRejections += 1 }
+        }
+    }
+
+    /// Answers every search with `photos`, or fails with `error`; counts the searches.
+    final class CountingSearcher: FlickrSearching {
+        let photos: [FlickrPhoto]
+        let error: FlickrError?
+        let count = Mutex(0)
+
+        init(photos: [FlickrPhoto], error: FlickrError? = nil) {
+            self.photos = photos
+            self.error = error
+        }
+
+        func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse {
+            self.count.withLock { $0 += 1 }
+            if let error { throw error }
+            return FlickrSearchResponse(total: self.photos.count, photos: self.photos)
+        }
+    }
+
+    struct NoDownloads: ImageDownloading {
+        func download(_ url: String) async throws -> [UInt8] { throw DownloadError(.failed, "not in these tests") }
+    }
+
+    static let cell = Geohash("u09tv")!
+    static let window = TimeWindow(index: 1_900_000, seconds: 900)
+
+    static func photo(_ id: String) -> FlickrPhoto {
+        FlickrPhoto(id: id, owner: "1@N00", ownerName: "Someone", pathAlias: nil, title: "Photo \(id)",
+                    license: FlickrLicense.named(4)!, sizes: [PhotoSize(label: "l", url: "https://live.staticflickr.com/\(id)_l.jpg",
+                                                                        width: 1024, height: 768)])
+    }
+
+    static func source(_ coordinator: ScriptedCoordinator, _ searcher: CountingSearcher) async throws -> FlickrPhotoSource {
+        let stock = StockPhotoSource(folder: Fixtures.stockFolder)
+        _ = try await stock.load()
+        return FlickrPhotoSource(settings: Settings.Flickr(), searcher: searcher, downloader: NoDownloads(), stock: stock,
+                                 coordinator: coordinator, clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"))
+    }
+
+    @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
+        let theirs = CellFinding(choosingFrom: [Self.photo("111"), Self.photo("222")], cell: Self.cell, window: Self.window)
+        let coordinator = ScriptedCoordinator(claim: .found(theirs))
+        let searcher = CountingSearcher(photos: [Self.photo("999")])
+        let source = try await Self.source(coordinator, searcher)
+        let photo = try await source.photo(for: .cell(Self.cell), in: Self.window)
+        #expect(photo == theirs.candidates[0] && photo.origin == .flickr)
+        #expect(searcher.count.withLock { $0 } == 0)
+        _ = try await source.photo(for: .cell(Self.cell), in: Self.window)
+        #expect(coordinator.record.withLock { $0.claims } == 1, "the finding is kept for the window")
+    }
+
+    @Test func aSearchHereIsPublishedAndTheAgreedFindingIsServed() async throws {
+        let photos = [Self.photo("111"), Self.photo("222"), Self.photo("333")]
+        let agreed = CellFinding(candidates: [Self.photo("777").sourcePhoto])
+        let coordinator = ScriptedCoordinator(claim: .search, agreed: agreed)
+        let searcher = CountingSearcher(photos: photos)
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window)
+        #expect(searcher.count.withLock { $0 } == 1)
+        #expect(coordinator.record.withLock { $0.published } == [CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)])
+        #expect(photo.id == "flickr-777", "the finding stored first wins, so that replicas agree")
+    }
+
+    @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(.empty)])
+    func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
+        let searcher = CountingSearcher(photos: [Self.photo("111")])
+        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window)
+        #expect(photo.origin == .stock)
+        #expect(searcher.count.withLock { $0 } == 0)
+    }
+
+    @Test func aSpentSharedBudgetServesStockAndTellsTheOthers() async throws {
+        let coordinator = ScriptedCoordinator(claim: .search, grantsCalls: false)
+        let searcher = CountingSearcher(photos: [Self.photo("111")])
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window)
+        #expect(photo.origin == .stock && searcher.count.withLock { $0 } == 0)
+        #expect(coordinator.record.withLock { $0.failures } == 1)
+    }
+
+    @Test func aFailingSearchOrARejectedKeyIsShared() async throws {
+        let failing = ScriptedCoordinator(claim: .search)
+        let down = CountingSearcher(photos: [], error: FlickrError(.transient, "Flickr code 105: service unavailable"))
+        #expect(try await Self.source(failing, down).photo(for: .cell(Self.cell), in: Self.window).origin == .stock)
+        #expect(failing.record.withLock { ($0.failures, $0.keyRejections) } == (1, 0))
+
+        let rejected = ScriptedCoordinator(claim: .search)
+        let invalid = CountingSearcher(photos: [], error: FlickrError(.invalidKey, "Flickr code 100: invalid API key"))
+        #expect(try await Self.source(rejected, invalid).photo(for: .cell(Self.cell), in: Self.window).origin == .stock)
+        #expect(rejected.record.withLock { ($0.failures, $0.keyRejections) } == (0, 1))
+    }
+
+    @Test func theFindingIsTheStableChoiceThenTheNextResult() {
+        let photos = (1...5).map { Self.photo("\($0)") }
+        let finding = CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)
+        let first = Int(PhotoChoice.stableHash("u09tv/\(Self.window.index)") % 5)
+        #expect(finding.candidates == [photos[first].sourcePhoto, photos[(first + 1) % 5].sourcePhoto])
+        #expect(finding.photo(skipped: 2) == nil)
+        #expect(CellFinding(choosingFrom: [photos[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
+        let json = try? JSONEncoder().encode(finding)
+        #expect(json.flatMap { try? JSONDecoder().decode(CellFinding.self, from: $0) } == finding)
+    }
+}

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Three replicas sharing one Flickr key through a real PostgreSQL, on loopback. Prints one `ok`/`FAIL` line per check
+and `cluster: N passed, N failed`; exits non-zero on any failure.
+
+usage: cluster_checks.py PATH/TO/backdrop
+
+Starts Debian's PostgreSQL (initdb'd into a temporary folder, run as an unprivileged user), the stand-in Flickr and
+three replicas, then checks:
+- start-up: a malformed URL, a wrong password, an unknown database and a schema from a newer Backdrop each stop the
+  replica with exit code 2 and a message naming cluster.postgresURL, the password never shown;
+- (a) 300 concurrent requests over 10 new cells, spread over the replicas: exactly 10 Flickr searches, and every
+  replica serves each cell the same Flickr photo;
+- deploy/compose.yaml: three replicas built from the Dockerfile, each given the database's URL, its own cache volume,
+  and named in nginx.conf; PostgreSQL and nginx beside them;
+- nginx with deploy/nginx.conf in front: a cell URL always reaches the same replica, other URLs go round-robin;
+- (b) with a budget of 12 calls an hour, 40 new cells over the replicas: at most 12 Flickr calls, every answer a 200;
+- (c) PostgreSQL stopped mid-run, then frozen (SIGSTOP): every request a 200 within the deadline, /health says
+  degraded; once it is back the replicas share again (one search per new cell);
+- (d) a replica killed with SIGKILL while it holds a cell's lease (Flickr hanging): the others serve that cell a Flickr
+  photo no later than the lease after the claim.
+Everything binds 127.0.0.1, every wait is bounded, and every process is stopped at the end.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from replicas import ROOT, FlickrStandIn, Replica, fetch_all, get  # noqa: E402
+from postgres_server import PostgresServer  # noqa: E402
+from backdrop_server import free_port  # noqa: E402
+
+RESULTS = {"passed": 0, "failed": 0}
+GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
+LEASE = 3.0
+DEADLINE = 8.0
+SIZE = "width=320&height=568"
+
+
+def check(name, ok, detail=""):
+    RESULTS["passed" if ok else "failed"] += 1
+    print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
+
+
+def cells(prefix, count):
+    """`count` geohash cells of precision 5 starting with the 3 characters `prefix`."""
+    return [prefix + GEOHASH[i // 32] + GEOHASH[i % 32] for i in range(count)]
+
+
+def photo_of(answer):
+    return answer[1].get("X-Backdrop-Photo-Id"), answer[1].get("X-Backdrop-Source")
+
+
+def start_up_refusals(binary, db, flickr, work):
+    print("start-up refusals")
+    newer = "backdrop_newer"
+    db.psql(f"CREATE DATABASE {newer} OWNER backdrop", database="postgres")
+    db.psql("CREATE TABLE backdrop_schema (version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now());"
+            "INSERT INTO backdrop_schema (version) VALUES (99); ALTER TABLE backdrop_schema OWNER TO backdrop", database=newer)
+    cases = [
+        ("a malformed URL", "postgres://backdrop:SECRETWORD@/backdrop", "names no host"),
+        ("a wrong password", db.url.replace(db.password, "SECRETWORD"), "refused the login"),
+        ("an unknown database", db.url.replace("/backdrop?", "/nosuchdb?"), "no database \"nosuchdb\""),
+        ("a schema from a newer Backdrop", db.url.replace("/backdrop?", f"/{newer}?"), "schema version 99"),
+    ]
+    for name, url, expected in cases:
+        replica = Replica(binary, flickr, url, work, "refused")
+        path = os.path.join(work, "config-refused.json")
+        with open(path, "w") as f:
+            json.dump(replica.config(), f)
+        result = subprocess.run([binary, "serve", "--config", path], env=dict(os.environ, FLICKR_API_KEY="k"),
+                                capture_output=True, text=True, timeout=60)
+        output = result.stdout + result.stderr
+        check(f"{name}: exit 2 naming cluster.postgresURL, password masked",
+              result.returncode == 2 and "cluster.postgresURL" in result.stderr and expected in result.stderr
+              and "SECRETWORD" not in output and db.password not in output,
+              f"exit {result.returncode}: {result.stderr.strip()[:200]}")
+
+
+def shared_searches(replicas, flickr):
+    print("(a) one search per cell and window across replicas")
+    names = cells("u0b", 10)
+    before = flickr.searches()
+    urls = [f"{replicas[i % 3].base}/background?cell={names[i % 10]}&{SIZE}" for i in range(300)]
+    answers = fetch_all(urls, workers=60)
+    check("300 concurrent requests: all 200", all(a[0] == 200 for a in answers),
+          f"statuses {sorted(set(a[0] for a in answers))}")
+    searches = flickr.searches() - before
+    check("exactly 10 Flickr searches for 10 new cells over 3 replicas", searches == 10, f"{searches} searches")
+    by_cell = {}
+    for i, answer in enumerate(answers):
+        by_cell.setdefault(names[i % 10], set()).add(photo_of(answer))
+    agreed = all(len(photos) == 1 and next(iter(photos))[1] == "flickr" for photos in by_cell.values())
+    check("every replica serves each cell the same Flickr photo", agreed,
+          "; ".join(f"{c}: {sorted(p)}" for c, p in by_cell.items() if len(p) != 1)[:300])
+    shared = sum(r.metric('backdrop_cluster_cells_total{outcome="shared"}') or 0 for r in replicas)
+    check("the other replicas took the searching replica's result", shared >= 10, f"{shared:.0f} shared lookups")
+
+
+def compose_file():
+    print("deploy/compose.yaml")
+    import yaml
+    with open(os.path.join(ROOT, "deploy", "compose.yaml")) as f:
+        compose = yaml.safe_load(f)
+    with open(os.path.join(ROOT, "deploy", "nginx.conf")) as f:
+        upstreams = set(re.findall(r"server (backdrop-\d+):8080", f.read()))
+    services = compose.get("services", {})
+    replicas = sorted(name for name in services if name.startswith("backdrop-"))
+    check("three replicas, each named in nginx.conf", replicas == ["backdrop-1", "backdrop-2", "backdrop-3"]
+          and upstreams == set(replicas), f"{replicas} vs nginx {sorted(upstreams)}")
+    ok = all(services[r].get("build") == ".." and "@postgres:5432/" in services[r]["environment"]["BACKDROP_POSTGRES_URL"]
+             and services[r]["volumes"] == [f"cache-{r[-1]}:/app/cache"] for r in replicas)
+    check("each built from the Dockerfile, given the database's URL and its own cache volume", ok)
+    check("PostgreSQL and nginx (with ./nginx.conf) beside them", "postgres" in services
+          and "./nginx.conf:/etc/nginx/nginx.conf:ro" in services.get("nginx", {}).get("volumes", []))
+
+
+def nginx_routing(replicas, work):
+    print("nginx (deploy/nginx.conf) in front of the replicas")
+    with open(os.path.join(ROOT, "deploy", "nginx.conf")) as f:
+        conf = f.read()
+    for i, replica in enumerate(replicas):
+        conf = conf.replace(f"backdrop-{i + 1}:8080", f"127.0.0.1:{replica.port}")
+    port = free_port()
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    conf = conf.replace("worker_processes auto;", f"worker_processes 1;\npid {work}/nginx.pid;\nerror_log {work}/nginx-error.log;")
+    conf = conf.replace("http {", f"http {{\n    access_log off;\n    client_body_temp_path {work}/nginx-body;\n"
+                        f"    proxy_temp_path {work}/nginx-proxy;", 1)
+    check("the configuration names three replicas, by cell hash and round-robin",
+          conf.count("127.0.0.1:") == 7 and "hash $arg_cell consistent" in conf)
+    path = os.path.join(work, "nginx.conf")
+    with open(path, "w") as f:
+        f.write(conf)
+    nginx = subprocess.Popen(["nginx", "-c", path, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while get(base + "/health", timeout=1)[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.1)  # waiting for nginx to listen, bounded
+        served = 'backdrop_requests_total{route="/background",status="200"}'
+
+        def counts():
+            return [r.metric(served) or 0 for r in replicas]
+
+        for cell in cells("u1b", 3):
+            before = counts()
+            answers = [get(f"{base}/background?cell={cell}&{SIZE}") for _ in range(9)]
+            moved = [after - b for after, b in zip(counts(), before)]
+            check(f"cell {cell}: 9 requests through nginx all reach one replica",
+                  all(a[0] == 200 for a in answers) and sorted(moved) == [0, 0, 9], f"per replica {moved}")
+        before = counts()
+        answers = [get(f"{base}/background?lat=48.85{i}&lon=2.35&{SIZE}") for i in range(9)]
+        moved = [after - b for after, b in zip(counts(), before)]
+        check("9 coordinate requests through nginx go round-robin", all(a[0] == 200 for a in answers) and moved == [3, 3, 3],
+              f"per replica {moved}")
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=30)
+
+
+def shared_budget(binary, flickr, db, work):
+    print("(b) one budget for the key across replicas")
+    replicas = [Replica(binary, flickr, db.url, work, f"budget-{i}", api_key="budget-test-key",
+                        settings={"flickr": {"callsPerHour": 12}}).start() for i in range(3)]
+    try:
+        before = flickr.searches()
+        names = cells("u2b", 40)
+        urls = [f"{replicas[i % 3].base}/background?cell={names[i]}&{SIZE}" for i in range(40)]
+        answers = fetch_all(urls, workers=20)
+        calls = flickr.searches() - before
+        check("40 new cells, budget 12 an hour: at most 12 Flickr calls in all", 0 < calls <= 12, f"{calls} calls")
+        check("every answer a 200", all(a[0] == 200 for a in answers), f"statuses {sorted(set(a[0] for a in answers))}")
+        sources = [photo_of(a)[1] for a in answers]
+        check("cells past the budget get stock photos", sources.count("stock") >= 28, f"{sources.count('stock')} stock")
+        gauges = [r.metric("backdrop_cluster_budget_tokens") for r in replicas]
+        check("/metrics shows the shared budget spent", None not in gauges and min(gauges) == 0, f"tokens left {gauges}")
+    finally:
+        for replica in replicas:
+            replica.stop()
+
+
+def database_failing(replicas, flickr, db):
+    print("(c) PostgreSQL stopped, then frozen, then back")
+    stop_requests = threading.Event()
+    answers = []
+
+    def traffic():
+        i = 0
+        while not stop_requests.is_set():
+            i += 1
+            replica = replicas[i % 3]
+            answers.append(get(f"{replica.base}/background?cell={cells('u3b', 200)[i % 200]}&{SIZE}", timeout=60))
+
+    threads = [threading.Thread(target=traffic) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        while len(answers) < 20:
+            time.sleep(0.05)  # let traffic run with the database up (bounded by the requests themselves)
+        db.stop("fast")
+        degraded = all(r.wait_for_cluster("degraded", 15) for r in replicas)
+        check("PostgreSQL stopped: /health says degraded on every replica", degraded,
+              str([r.health().get("cluster") for r in replicas]))
+        mark = len(answers)
+        while len(answers) < mark + 40:
+            time.sleep(0.05)
+    finally:
+        stop_requests.set()
+        for thread in threads:
+            thread.join()
+    slow = [a for a in answers if a[0] != 200 or a[3] > DEADLINE + 2]
+    check("every request a 200 within the deadline while it stops", not slow and len(answers) >= 60,
+          f"{len(answers)} requests, {len(slow)} bad: {[(a[0], round(a[3], 2)) for a in slow[:5]]}")
+    errors = sum(r.metric('backdrop_cluster_database_errors_total{operation="connect"}') or 0 for r in replicas)
+    check("/metrics counts the database errors", errors >= 3, f"{errors:.0f} connect errors")
+
+    db.start()
+    back = all(r.wait_for_cluster("postgres", 20) for r in replicas)
+    check("PostgreSQL back: every replica shares again within the retry delay", back,
+          str([r.health().get("cluster") for r in replicas]))
+    before = flickr.searches()
+    names = cells("u4b", 5)
+    answers = fetch_all([f"{replicas[i % 3].base}/background?cell={names[i % 5]}&{SIZE}" for i in range(30)], workers=30)
+    searches = flickr.searches() - before
+    check("after the restart: one search per new cell again", searches == 5 and all(a[0] == 200 for a in answers),
+          f"{searches} searches")
+
+    # Frozen: the server accepts nothing and answers nothing (SIGSTOP on every PostgreSQL process).
+    with open(os.path.join(db.data, "postmaster.pid")) as f:
+        postmaster = int(f.readline())
+    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+    frozen = [postmaster] + [int(pid) for pid in children]
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        names = cells("u5b", 6)
+        answers = fetch_all([f"{replicas[i % 3].base}/background?cell={names[i]}&{SIZE}" for i in range(6)], workers=6)
+        timeout = 1.0
+        slow = [round(a[3], 2) for a in answers if a[0] != 200 or a[3] > timeout + 3]
+        check("PostgreSQL frozen: every request a 200, waiting at most cluster.timeoutSeconds on it",
+              not slow, f"times {[round(a[3], 2) for a in answers]}")
+        degraded = all(r.wait_for_cluster("degraded", 10) for r in replicas)
+        check("PostgreSQL frozen: /health says degraded", degraded, str([r.health().get("cluster") for r in replicas]))
+        timed = [get(f"{replicas[i].base}/background?cell={cells('u6b', 3)[i]}&{SIZE}") for i in range(3)]
+        check("once degraded, requests do not wait on the database at all",
+              all(a[0] == 200 and a[3] < timeout for a in timed), f"times {[round(a[3], 2) for a in timed]}")
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+    back = all(r.wait_for_cluster("postgres", 25) for r in replicas)
+    check("PostgreSQL thawed: every replica shares again", back, str([r.health().get("cluster") for r in replicas]))
+
+
+def dead_lease_holder(replicas, flickr):
+    print("(d) a replica killed while holding a cell's lease")
+    victim, others = replicas[0], replicas[1:]
+    cell = cells("u7b", 1)[0]
+    flickr.hang(True)
+    before = flickr.searches()
+    holder = threading.Thread(target=get, args=(f"{victim.base}/background?cell={cell}&{SIZE}",), kwargs={"timeout": 30})
+    holder.start()
+    deadline = time.monotonic() + 20
+    while flickr.searches() == before and time.monotonic() < deadline:
+        time.sleep(0.02)  # until the victim's search reaches Flickr (it holds the lease from just before), bounded
+    claimed = time.monotonic()
+    check("the victim claimed the cell and searches it (Flickr hanging)", flickr.searches() == before + 1)
+    victim.stop(kill=True)
+    flickr.hang(False)
+    holder.join()
+    waits = [r.metric('backdrop_cluster_lease_waits_total{outcome="took_over"}') or 0 for r in others]
+    answers = fetch_all([f"{r.base}/background?cell={cell}&{SIZE}" for r in others], workers=2)
+    served = time.monotonic()
+    check("the other replicas serve the cell a Flickr photo", all(a[0] == 200 and photo_of(a)[1] == "flickr" for a in answers)
+          and len(set(photo_of(a) for a in answers)) == 1, str([(a[0], photo_of(a)) for a in answers]))
+    check(f"no later than the lease ({LEASE:.0f} s) after the claim, plus the search",
+          all(a[0] == 200 for a in answers) and served - claimed <= LEASE + 2,
+          f"{served - claimed:.2f} s")
+    took_over = sum(r.metric('backdrop_cluster_lease_waits_total{outcome="took_over"}') or 0 for r in others) - sum(waits)
+    check("one replica waited out the dead replica's lease and took the cell over", took_over >= 1, f"{took_over:.0f}")
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    work = tempfile.mkdtemp(prefix="backdrop-cluster-")
+    os.chmod(work, 0o755)
+    replicas = []
+    try:
+        with FlickrStandIn() as flickr, PostgresServer() as db:
+            compose_file()
+            start_up_refusals(binary, db, flickr, work)
+            settings = {"cluster": {"leaseSeconds": LEASE, "timeoutSeconds": 1}, "flickr": {"requestDeadlineSeconds": DEADLINE}}
+            replicas = [Replica(binary, flickr, db.url, work, str(i), settings=settings).start() for i in range(3)]
+            check("/health says postgres on every replica", all(r.health().get("cluster") == "postgres" for r in replicas))
+            shared_searches(replicas, flickr)
+            nginx_routing(replicas, work)
+            shared_budget(binary, flickr, db, work)
+            database_failing(replicas, flickr, db)
+            dead_lease_holder(replicas, flickr)
+            logs = {f: open(os.path.join(work, f)).read() for f in os.listdir(work) if f.endswith(".log")}
+            check("the password appears in no log", not any(db.password in t or "SECRETWORD" in t for t in logs.values()))
+            outages = [len(re.findall(r"PostgreSQL cannot be reached", logs[f"replica-{i}.log"])) for i in range(3)]
+            check("each replica logged each of the two outages once", outages == [2, 2, 2], f"lines per replica {outages}")
+    finally:
+        for replica in replicas:
+            replica.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"cluster: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
+    sys.exit(1 if RESULTS["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()
