@@ -204,6 +204,9 @@ def database_failing(replicas, flickr, db):
     try:
         while len(answers) < 20:
             time.sleep(0.05)  # let traffic run with the database up (bounded by the requests themselves)
+        # Rows of a window long over and budget slots from days ago: the clean-up after reconnecting deletes them.
+        db.psql("INSERT INTO backdrop_cells (key_hash, cell, window_index, state, updated) VALUES ('old', 'zzzzz', 1, 'done', now());"
+                "INSERT INTO backdrop_calls (key_hash, minute, calls) VALUES ('old', 1, 1)")
         db.stop("fast")
         degraded = all(r.wait_for_cluster("degraded", 15) for r in replicas)
         check("PostgreSQL stopped: /health says degraded on every replica", degraded,
@@ -225,6 +228,14 @@ def database_failing(replicas, flickr, db):
     back = all(r.wait_for_cluster("postgres", 20) for r in replicas)
     check("PostgreSQL back: every replica shares again within the retry delay", back,
           str([r.health().get("cluster") for r in replicas]))
+    deadline = time.monotonic() + 10
+    leftovers = db.psql("SELECT count(*) FROM backdrop_cells WHERE key_hash = 'old'") + db.psql("SELECT count(*) FROM backdrop_calls WHERE key_hash = 'old'")
+    while leftovers != "00" and time.monotonic() < deadline:
+        time.sleep(0.1)  # the clean-up runs on reconnecting; bounded
+        leftovers = db.psql("SELECT count(*) FROM backdrop_cells WHERE key_hash = 'old'") + db.psql("SELECT count(*) FROM backdrop_calls WHERE key_hash = 'old'")
+    current = int(db.psql("SELECT count(*) FROM backdrop_cells"))
+    check("expired cell-windows and budget slots are deleted in the background, current ones kept", leftovers == "00" and current >= 10,
+          f"leftovers {leftovers}, current rows {current}")
     before = flickr.searches()
     names = cells("u4b", 5)
     answers = fetch_all([f"{replicas[i % 3].base}/background?cell={names[i % 5]}&{SIZE}" for i in range(30)], workers=30)
