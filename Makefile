@@ -75,6 +75,7 @@ bench: bench-deps
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
+	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
 
 clean:
 	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)

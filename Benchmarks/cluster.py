@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cold path with replicas sharing one Flickr key through PostgreSQL, beside one replica alone, in one run.
 
-usage: cluster.py --backdrop PATH/TO/backdrop --photos DIR [--cells 48] [--clients 24] [--rounds 2]
+usage: cluster.py --backdrop PATH/TO/backdrop --photos DIR [--cells 48] [--clients 24] [--rounds 3] [--size 640x1136]
 
 Starts a throwaway PostgreSQL and the stand-in Flickr on loopback, then in each round, for each setup, fresh replicas
 and `cells` new cells, each asked for 3 times (all at once, `clients` requests in flight):
@@ -24,13 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "cluster"))
 from replicas import FlickrStandIn, Replica, fetch_all  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
+from cold_path import percentile  # noqa: E402
 
 GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def main():
@@ -39,8 +35,11 @@ def main():
     ap.add_argument("--photos", required=True)
     ap.add_argument("--cells", type=int, default=48)
     ap.add_argument("--clients", type=int, default=24)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--size", default="640x1136", help="output size; a small one (64x64) leaves the coordination's own cost")
     a = ap.parse_args()
+    width, height = a.size.split("x")
+    a.query = "" if a.size == "640x1136" else f"&width={width}&height={height}"
     photos = sorted(glob.glob(os.path.join(a.photos, "*.jpg")))
     setups = [("alone", 1, False, "hashed"), ("one replica + PostgreSQL", 1, True, "hashed"),
               ("3 replicas, cells hashed", 3, True, "hashed"), ("3 replicas, every replica asked", 3, True, "all")]
@@ -63,7 +62,7 @@ def main():
                         for n, cell in enumerate(cells):
                             for k in range(3):
                                 replica = replicas[(n + k) % count] if routing == "all" else replicas[n % count]
-                                urls.append(f"{replica.base}/background?cell={cell}&blur=0.5")
+                                urls.append(f"{replica.base}/background?cell={cell}&blur=0.5{a.query}")
                         before = flickr.searches()
                         answers = fetch_all(urls, workers=a.clients)
                         bad = [x[0] for x in answers if x[0] != 200]
@@ -84,7 +83,7 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nCold path, replicas sharing through PostgreSQL ({a.rounds} rounds x {a.cells} new cells x 3 requests, "
-          f"{a.clients} in flight, 640x1136 PNG at blur 0.5, release build; ratios against the replica alone in the same round):\n")
+          f"{a.clients} in flight, {a.size} PNG at blur 0.5, release build; ratios against the replica alone in the same round):\n")
     print("| setup | requests | p50 ms | p99 ms | p50 vs alone | p99 vs alone | Flickr searches per cell-window |")
     print("|---|---|---|---|---|---|---|")
     for name, *_ in setups:

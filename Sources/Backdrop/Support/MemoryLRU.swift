@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A byte-bounded least-recently-used cache whose concurrent misses for one key share one computation.
 ///
 /// Waiting is cancellable: a waiter whose task is cancelled (its request's deadline passed) leaves at once. When the
@@ -15,7 +13,7 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private let budget: Int
     private let cost: @Sendable (Value) -> Int
     private var entries = [Key: Entry]()
-    private var waiting = [Key: [Waiter]]()
+    private var waiting = [Key: [OneShot<Value>]]()
     private var clock: UInt64 = 0
     public private(set) var totalCost = 0
 
@@ -43,7 +41,7 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
         while true {
             if let value = self.cached(key) { return value }
             guard self.waiting[key] != nil else { break }
-            let waiter = Waiter()
+            let waiter = OneShot<Value>()
             self.waiting[key, default: []].append(waiter)
             do {
                 return try await waiter.wait()
@@ -71,57 +69,6 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
 
     /// The computing caller was cancelled before it had a value.
     private struct Abandoned: Error {}
-
-    /// One caller waiting for another's computation; resumed once, by the computation or by its own cancellation,
-    /// whichever comes first (even before it has suspended).
-    private final class Waiter: Sendable {
-        private enum State {
-            case idle
-            case suspended(CheckedContinuation<Value, any Error>)
-            case resumed(Result<Value, any Error>)
-            case finished
-        }
-
-        private let state = Mutex(State.idle)
-
-        func wait() async throws -> Value {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let early = self.state.withLock { state -> Result<Value, any Error>? in
-                        switch state {
-                        case .resumed(let result):
-                            state = .finished
-                            return result
-                        case .idle:
-                            state = .suspended(continuation)
-                            return nil
-                        case .suspended, .finished:
-                            return nil
-                        }
-                    }
-                    if let early { continuation.resume(with: early) }
-                }
-            } onCancel: {
-                self.resume(with: .failure(CancellationError()))
-            }
-        }
-
-        func resume(with result: Result<Value, any Error>) {
-            let continuation = self.state.withLock { state -> CheckedContinuation<Value, any Error>? in
-                switch state {
-                case .suspended(let continuation):
-                    state = .finished
-                    return continuation
-                case .idle:
-                    state = .resumed(result)
-                    return nil
-                case .resumed, .finished:
-                    return nil
-                }
-            }
-            continuation?.resume(with: result)
-        }
-    }
 
     public func remove(_ key: Key) {
         if let old = self.entries.removeValue(forKey: key) { self.totalCost -= old.cost }
