@@ -9,7 +9,7 @@ three replicas, then checks:
 - start-up: a malformed URL, a wrong password, an unknown database and a schema from a newer Backdrop each stop the
   replica with exit code 2 and a message naming cluster.postgresURL, the password never shown;
 - (a) 300 concurrent requests over 10 new cells, spread over the replicas: exactly 10 Flickr searches, and every
-  replica serves each cell the same Flickr photo;
+  replica serves each cell the same Flickr photo, also after a restart with an empty cache;
 - deploy/compose.yaml: three replicas built from the Dockerfile, each given the database's URL, its own cache volume,
   and named in nginx.conf; PostgreSQL and nginx beside them;
 - nginx with deploy/nginx.conf in front: a cell URL always reaches the same replica, other URLs go round-robin;
@@ -102,6 +102,17 @@ def shared_searches(replicas, flickr):
           "; ".join(f"{c}: {sorted(p)}" for c, p in by_cell.items() if len(p) != 1)[:300])
     shared = sum(r.metric('backdrop_cluster_cells_total{outcome="shared"}') or 0 for r in replicas)
     check("the other replicas took the searching replica's result", shared >= 10, f"{shared:.0f} shared lookups")
+
+    # A replica restarted with an empty cache serves the same photos, from the database, without searching.
+    restarted = replicas[2]
+    restarted.stop()
+    shutil.rmtree(os.path.join(restarted.work, f"cache-{restarted.name}"), ignore_errors=True)
+    restarted.start()
+    before = flickr.searches()
+    again = [get(f"{restarted.base}/background?cell={cell}&{SIZE}") for cell in names]
+    same = all(a[0] == 200 and {photo_of(a)} == by_cell[cell] for a, cell in zip(again, names))
+    check("a replica restarted with an empty cache serves the same photos without a search",
+          same and flickr.searches() == before, f"{flickr.searches() - before} searches")
 
 
 def compose_file():
