@@ -2,13 +2,16 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypesHTTP1
+import ServiceLifecycle
 
 /// Hummingbird's HTTP/1 channel as it is (its configuration, NIO's paired encoder and decoder, its request loop), with
-/// three handlers added around NIO's codec:
+/// four handlers added around NIO's codec:
 /// - ``FileBodyHandler`` at the socket end sends offered bodies from their cache files;
 /// - ``RequestBytesHandler`` (socket end) and ``RequestProgressHandler`` (right after the decoder) bound the time a
 ///   client may take to send a request's head or the next part of its body, and close HTTP/1.0 connections after
-///   their response unless they asked for keep-alive.
+///   their response unless they asked for keep-alive;
+/// - ``FirstRequestHandler`` after them says when the connection's first request has arrived: only then does its task
+///   enter Hummingbird's request loop, so that idle and trickling connections cost less memory.
 ///
 /// Why a channel of our own: Hummingbird's `additionalChannelHandlers` sit above its HTTP/1 to HTTP Types conversion,
 /// where a body can only be bytes and an unfinished head is invisible; these handlers must sit beneath it. Everything
@@ -32,6 +35,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(RequestProgressHandler(timer: timer), position: .before(codec))
+            try pipeline.addHandler(FirstRequestHandler(eventLoop: channel.eventLoop), position: .before(codec))
             return value
         }
     }
@@ -39,10 +43,24 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     func handle(value: Value, logger: Logger) async {
         // The connection's hand-off, found once per connection and given to its requests as a task-local.
         let channel = value.channel
-        let bodies = try? await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: FileBodyHandler.self).bodies
+        // The first request's signal is gone when that request arrived before this lookup (the handler leaves then).
+        let found = try? await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            return (try? pipeline.handler(type: FileBodyHandler.self).bodies, try? pipeline.handler(type: FirstRequestHandler.self).firstRequest)
         }.get()
-        await FileBodies.$current.withValue(bodies) {
+        if let firstRequest = found?.1 {
+            // Idle or still sending its first head: wait here, closing the connection if the server stops meanwhile.
+            await withGracefulShutdownHandler {
+                await withTaskCancellationHandler {
+                    try? await firstRequest.get()
+                } onCancel: {
+                    channel.close(promise: nil)
+                }
+            } onGracefulShutdown: {
+                channel.close(promise: nil)
+            }
+        }
+        await FileBodies.$current.withValue(found?.0 ?? nil) {
             await self.base.handle(value: value, logger: logger)
         }
     }
