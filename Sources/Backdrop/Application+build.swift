@@ -35,23 +35,12 @@ public func buildApplication(
                                  maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
         services.append(CacheSweeper(cache: disk, policy: policy, interval: .seconds(60), logger: logger))
     }
-    let coordinator: any ClusterCoordinator
-    let postgres: PostgresCoordinator?
-    if settings.cluster.postgresURL.isEmpty {
-        coordinator = LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
-        postgres = nil
-    } else {
-        let url: PostgresURL
-        do {
-            url = try PostgresURL(settings.cluster.postgresURL)
-        } catch let error as PostgresURL.Invalid {
-            throw ConfigError(key: "cluster.postgresURL", error.description)
-        }
-        let shared = PostgresCoordinator(url: url, settings: settings, clock: clock, logger: logger, metrics: metrics)
-        services.append(shared)
-        coordinator = shared
-        postgres = shared
+    let postgres = try Settings.postgresURL(settings.cluster.postgresURL).map {
+        PostgresCoordinator(url: $0, settings: settings, clock: clock, logger: logger, metrics: metrics)
     }
+    if let postgres { services.append(postgres) }
+    let coordinator: any ClusterCoordinator = postgres
+        ?? LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
     let source: any PhotoSource
     let announcement: (level: Logger.Level, text: String)
     if let photos {

@@ -129,7 +129,7 @@ extension Settings {
         }
         if var section = try root.section("cluster") {
             settings.cluster.postgresURL = try section.string("postgresURL", default: settings.cluster.postgresURL)
-            try Self.checkPostgresURL(settings.cluster.postgresURL, source: "cluster.postgresURL")
+            _ = try Self.postgresURL(settings.cluster.postgresURL)
             settings.cluster.leaseSeconds = try section.double("leaseSeconds", default: settings.cluster.leaseSeconds, in: 1...300)
             settings.cluster.timeoutSeconds = try section.double("timeoutSeconds", default: settings.cluster.timeoutSeconds, in: 0.1...30)
             settings.cluster.expectedReplicas = try section.int("expectedReplicas", default: settings.cluster.expectedReplicas, in: 1...1000)
@@ -151,11 +151,12 @@ extension Settings {
         }
     }
 
-    /// A PostgreSQL URL Backdrop can use, or empty; the error names `source` and never shows the password.
-    private static func checkPostgresURL(_ text: String, source: String) throws {
-        guard !text.isEmpty else { return }
+    /// `text` as the PostgreSQL URL replicas share; nil when empty (working alone). The error names
+    /// `cluster.postgresURL` (and `source` when the URL came from elsewhere), never showing the password.
+    static func postgresURL(_ text: String, source: String = "cluster.postgresURL") throws -> PostgresURL? {
+        guard !text.isEmpty else { return nil }
         do {
-            _ = try PostgresURL(text)
+            return try PostgresURL(text)
         } catch let error as PostgresURL.Invalid {
             throw ConfigError(key: "cluster.postgresURL", source == "cluster.postgresURL" ? error.description : "\(error.description) (from \(source))")
         }
@@ -208,7 +209,7 @@ extension Settings {
             self.cache.folder = path
         }
         if let url = environment["BACKDROP_POSTGRES_URL"] {
-            try Self.checkPostgresURL(url, source: "BACKDROP_POSTGRES_URL")
+            _ = try Self.postgresURL(url, source: "BACKDROP_POSTGRES_URL")
             self.cluster.postgresURL = url
         }
         if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
@@ -225,7 +226,7 @@ extension Settings {
             self.server.port = port
         }
         if let url = overrides.postgresURL {
-            try Self.checkPostgresURL(url, source: "--postgres-url")
+            _ = try Self.postgresURL(url, source: "--postgres-url")
             self.cluster.postgresURL = url
         }
     }
