@@ -107,8 +107,7 @@ actor PostgresLink {
         var configuration = PostgresConnection.Configuration(host: self.url.host, port: self.url.port, username: self.url.username,
                                                              password: self.url.password, database: self.url.database,
                                                              tls: try Self.tls(self.url.tls))
-        configuration.options.connectTimeout = .nanoseconds(Int64(self.timeout.components.seconds * 1_000_000_000
-                                                                  + self.timeout.components.attoseconds / 1_000_000_000))
+        configuration.options.connectTimeout = TimeAmount(self.timeout)
         let id = self.nextID
         self.nextID += 1
         let (logger, settings) = (self.logger, configuration)

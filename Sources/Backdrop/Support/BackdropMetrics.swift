@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import NIOCore
 import Prometheus
 import Synchronization
 
@@ -45,7 +46,7 @@ public struct BackdropMetrics: Sendable {
             return made
         }
         counter.increment()
-        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        timer.recordNanoseconds(TimeAmount(duration).nanoseconds)
     }
 
     enum CacheEvent: String {
@@ -96,7 +97,7 @@ public struct BackdropMetrics: Sendable {
     func clusterLeaseWait(_ outcome: String, _ duration: Duration) {
         Counter(label: "backdrop.cluster.lease.waits.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
         Timer(label: "backdrop.cluster.lease.wait.seconds", factory: self.factory)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(TimeAmount(duration).nanoseconds)
     }
 
     /// A query or connection attempt on the shared database failed or took too long, by operation.
