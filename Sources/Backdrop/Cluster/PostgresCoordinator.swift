@@ -16,8 +16,8 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     let leaseSeconds: Double
     let timeout: Duration
     let windowSeconds: Int
-    /// The conservative share of the budget used while the database is unreachable.
-    let localBudget: CallBudget
+    /// How the replica works while the database cannot answer: alone, on a conservative share of the budget.
+    let alone: LocalCoordinator
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics?
@@ -35,7 +35,8 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         self.leaseSeconds = settings.cluster.leaseSeconds
         self.timeout = timeout
         self.windowSeconds = settings.photos.windowSeconds
-        self.localBudget = CallBudget(callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas), clock: clock)
+        self.alone = LocalCoordinator(callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas), clock: clock,
+                                      metrics: metrics)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -65,13 +66,9 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         let left = await self.query("budget", &allowance) { connection in
             try await connection.query("SELECT backdrop_take_call(\(key), \(perHour))", logger: logger).firstRow().decode(Int.self)
         }
-        if let left {
-            self.metrics?.clusterBudgetTokens(max(0, left))
-            return left >= 0
-        }
-        let granted = await self.localBudget.take()
-        self.metrics?.quotaTokens(await self.localBudget.available)
-        return granted
+        guard let left else { return await self.alone.takeCall(&allowance) }
+        self.metrics?.clusterBudgetTokens(max(0, left))
+        return left >= 0
     }
 
     func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
@@ -87,7 +84,7 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
             try Task.checkCancellation()
             guard let (outcome, result, waitSeconds) = row else {
                 self.metrics?.clusterCell("alone")
-                return .search
+                return try await self.alone.claim(key, &allowance)
             }
             switch outcome {
             case "claimed":
