@@ -22,12 +22,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "cluster"))
-from replicas import FlickrStandIn, Replica, fetch_all  # noqa: E402
+from replicas import GEOHASH, FlickrStandIn, Replica, cells, fetch_all  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 from cold_path import percentile  # noqa: E402
-
-GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -53,13 +50,12 @@ def main():
                 medians = {}
                 for name, count, shared, routing in setups:
                     serial += 1
-                    prefix = GEOHASH[serial // 32] + GEOHASH[serial % 32]
-                    cells = ["s" + prefix + GEOHASH[i // 32] + GEOHASH[i % 32] for i in range(a.cells)]
+                    names = cells("s" + GEOHASH[serial // 32] + GEOHASH[serial % 32], a.cells)
                     replicas = [Replica(a.backdrop, flickr, db.url if shared else "", work, f"{serial}-{i}",
                                         settings={"server": {"logLevel": "warning"}}).start() for i in range(count)]
                     try:
                         urls = []
-                        for n, cell in enumerate(cells):
+                        for n, cell in enumerate(names):
                             for k in range(3):
                                 replica = replicas[(n + k) % count] if routing == "all" else replicas[n % count]
                                 urls.append(f"{replica.base}/background?cell={cell}&blur=0.5{a.query}")
@@ -72,7 +68,7 @@ def main():
                         row = results[name]
                         row["ms"] += ms
                         row["searches"] += flickr.searches() - before
-                        row["cells"] += len(cells)
+                        row["cells"] += len(names)
                         medians[name] = (statistics.median(ms), percentile(ms, 99))
                     finally:
                         for replica in replicas:

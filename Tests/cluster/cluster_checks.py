@@ -33,12 +33,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from replicas import ROOT, FlickrStandIn, Replica, fetch_all, get  # noqa: E402
+from replicas import ROOT, FlickrStandIn, Replica, cells, fetch_all, get  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 from backdrop_server import free_port  # noqa: E402
 
 RESULTS = {"passed": 0, "failed": 0}
-GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
 LEASE = 3.0
 DEADLINE = 8.0
 SIZE = "width=320&height=568"
@@ -47,11 +46,6 @@ SIZE = "width=320&height=568"
 def check(name, ok, detail=""):
     RESULTS["passed" if ok else "failed"] += 1
     print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
-
-
-def cells(prefix, count):
-    """`count` geohash cells of precision 5 starting with the 3 characters `prefix`."""
-    return [prefix + GEOHASH[i // 32] + GEOHASH[i % 32] for i in range(count)]
 
 
 def photo_of(answer):
@@ -201,13 +195,14 @@ def database_failing(replicas, flickr, db):
     print("(c) PostgreSQL stopped, then frozen, then back")
     stop_requests = threading.Event()
     answers = []
+    names = cells("u3b", 200)
 
     def traffic():
         i = 0
         while not stop_requests.is_set():
             i += 1
             replica = replicas[i % 3]
-            answers.append(get(f"{replica.base}/background?cell={cells('u3b', 200)[i % 200]}&{SIZE}", timeout=60))
+            answers.append(get(f"{replica.base}/background?cell={names[i % 200]}&{SIZE}", timeout=60))
 
     threads = [threading.Thread(target=traffic) for _ in range(4)]
     for thread in threads:

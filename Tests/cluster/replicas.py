@@ -18,6 +18,14 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import PHOTO, free_port, metric  # noqa: E402
 
 
+GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
+
+
+def cells(prefix, count):
+    """`count` geohash cells of precision 5 starting with the 3 characters `prefix`."""
+    return [prefix + GEOHASH[i // 32] + GEOHASH[i % 32] for i in range(count)]
+
+
 def get(url, timeout=30, headers=None):
     """(status, headers, body, seconds) of a GET; HTTP errors are answers too, and a refused connection is status 0."""
     started = time.monotonic()
