@@ -143,6 +143,6 @@ enum ClusterSchema {
     $migrate$
     """
 
-    /// Deletes budget slots older than any hour that counts, and cell-windows that ended before `window`.
+    /// Deletes budget slots older than any hour that counts (expired cell-windows are deleted by `PostgresCoordinator.run`).
     static let cleanupCalls = "DELETE FROM backdrop_calls WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60) - 61"
 }
