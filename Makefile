@@ -35,7 +35,8 @@ run: build
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
 # service; the container's runtime stage (test-container); replicas sharing through PostgreSQL behind nginx
-# (test-cluster); hostile clients against the static release binary.
+# (test-cluster); hostile and unlucky clients (early closes, many renders, one client flooding) against the static
+# release binary.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
@@ -45,6 +46,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-container
 	$(MAKE) --no-print-directory test-cluster
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
+	python3 Tests/cli/unlucky_clients.py .build-static/release/backdrop
 
 # The release binary with Swift's runtime linked in, as the Dockerfile's build stage makes it.
 static: deps

@@ -16,7 +16,7 @@ public func buildApplication(
     clock: any WallClock = SystemClock(),
     logger: Logger? = nil,
     metrics: BackdropMetrics = BackdropMetrics(),
-    middleware: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = []
+    middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "backdrop")
     logger.logLevel = Logger.Level(rawValue: settings.server.logLevel.rawValue) ?? .info
@@ -60,8 +60,9 @@ public func buildApplication(
                                         logger: logger, metrics: metrics)
         announcement = (.notice, "serving Flickr photos near each place, stock photos as fallback")
     }
+    let gate = RenderGate(maxWait: .milliseconds(settings.render.maxQueueWaitMs), maxJobs: settings.render.effectiveMaxPending)
     let renderer = Renderer(encoders: settings.render.encoders, limits: settings.images.limits,
-                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, maxPendingRenders: settings.render.effectiveMaxPending)
+                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, gate: gate)
     let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
@@ -71,7 +72,7 @@ public func buildApplication(
                                          fallbackMaxAge: source.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
                                          defaults: settings.renderDefaults,
                                          upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
-                                         metrics: metrics),
+                                         clients: ClientAddress(trustedProxies: settings.server.trustedProxies), metrics: metrics),
         health: HealthController(stock: stock, cluster: coordinator),
         openAPI: openAPI,
         metrics: metrics,
@@ -80,6 +81,7 @@ public func buildApplication(
     var app = Application(
         router: router,
         server: .backdrop(configuration: settings.server.http1Configuration,
+                          idleTimeout: .seconds(Int64(settings.server.idleTimeoutSeconds)),
                           requestTimeout: .seconds(Int64(settings.server.requestHeadTimeoutSeconds)), metrics: metrics),
         configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop",
                              backlog: settings.server.backlog,
@@ -105,8 +107,8 @@ public func buildApplication(
 /// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
 func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, openAPI: OpenAPIController,
                  metrics: BackdropMetrics,
-                 middleware: [any MiddlewareProtocol<Request, Response, BasicRequestContext>] = []) -> Router<BasicRequestContext> {
-    let router = Router(options: .autoGenerateHeadEndpoints)
+                 middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []) -> Router<BackdropRequestContext> {
+    let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
         RequestLogMiddleware(metrics: metrics, shed: ShedSummary())

@@ -57,7 +57,7 @@ struct HTTPTests {
             }
             let shed = answers.filter { $0.status == .serviceUnavailable }
             #expect(!shed.isEmpty && answers.contains { $0.status == .ok })
-            #expect(shed.allSatisfy { $0.headers[.retryAfter] == "1" && $0.json["error"] != nil })
+            #expect(shed.allSatisfy { ($0.headers[.retryAfter].flatMap { Int($0) } ?? 0) >= 1 && $0.json["error"] != nil })
             #expect(answers.allSatisfy { $0.status == .ok || $0.status == .serviceUnavailable })
             served.withLock { $0 = answers.count - shed.count }
         }
@@ -65,14 +65,6 @@ struct HTTPTests {
         #expect(requestLines.count == served.withLock { $0 }, "one line per answer that was not shed")
         #expect(!requestLines.contains { $0.metadata["status"] == "503" }, "a 503 is not logged one line each")
         #expect(records.all.filter { $0.message.contains("overloaded") }.count <= 1)
-    }
-
-    @Test func theRenderQueueIsSizedToTheMachine() {
-        #expect(Settings().render.maxPending == 0)
-        #expect(Settings().render.effectiveMaxPending == Settings.Render.pendingPerCore * ProcessInfo.processInfo.activeProcessorCount)
-        var settings = Settings()
-        settings.render.maxPending = 5
-        #expect(settings.render.effectiveMaxPending == 5)
     }
 
     @Test func everyAnswerSaysNosniff() async throws {

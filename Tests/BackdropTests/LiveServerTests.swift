@@ -23,7 +23,7 @@ struct LiveServerTests {
 
     /// A middleware added to the router, as CORS or tracing would be, that records what it sees.
     struct Witness: RouterMiddleware {
-        typealias Context = BasicRequestContext
+        typealias Context = BackdropRequestContext
         let seen: Seen
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

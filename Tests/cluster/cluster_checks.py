@@ -17,7 +17,10 @@ three replicas, then checks:
 - (c) PostgreSQL stopped mid-run, then frozen (SIGSTOP): every request a 200 within the deadline, /health says
   degraded; once it is back the replicas share again (one search per new cell);
 - (d) a replica killed with SIGKILL while it holds a cell's lease (Flickr hanging): the others serve that cell a Flickr
-  photo no later than the lease after the claim.
+  photo no later than the lease after the claim;
+- (e) the same at the default lease (15 s) and deadline (10 s), with requests arriving at the other replicas all along:
+  the cell is searched again within the lease plus one second of the claim, every answer meanwhile is a 200 within the
+  deadline, and a stock photo served while waiting does not keep the cell on stock past the lease.
 Everything binds 127.0.0.1, every wait is bounded, and every process is stopped at the end.
 """
 import json
@@ -303,6 +306,66 @@ def dead_lease_holder(replicas, flickr):
     check("one replica waited out the dead replica's lease and took the cell over", took_over >= 1, f"{took_over:.0f}")
 
 
+def takeover_at_defaults(binary, flickr, db, work):
+    print("(e) a dead lease holder at the default lease and deadline, with traffic all along")
+    replicas = [Replica(binary, flickr, db.url, work, f"defaults-{i}", settings={"cluster": {"timeoutSeconds": 1}}).start()
+                for i in range(3)]
+    victim, others = replicas[0], replicas[1:]
+    try:
+        cell = cells("u7c", 1)[0]
+        url = f"/background?cell={cell}&{SIZE}"
+        flickr.hang(True)
+        before = flickr.searches()
+        threading.Thread(target=get, args=(victim.base + url,), kwargs={"timeout": 60}, daemon=True).start()
+        deadline = time.monotonic() + 20
+        while flickr.searches() == before and time.monotonic() < deadline:
+            time.sleep(0.02)  # until the victim's search reaches Flickr (it holds the lease from just before), bounded
+        claimed = time.monotonic()
+        check("the victim claimed the cell and searches it (Flickr hanging)", flickr.searches() == before + 1)
+        answers, lock, stop = [], threading.Lock(), threading.Event()
+        searched_again = []
+
+        def client(replica):
+            while not stop.is_set():
+                sent = time.monotonic()
+                status, headers, _, seconds = get(replica.base + url, timeout=30)
+                with lock:
+                    answers.append((sent - claimed, status, headers.get("X-Backdrop-Source"), seconds))
+                time.sleep(0.25)  # a request every quarter second from each of four clients, as steady traffic
+
+        threads = [threading.Thread(target=client, args=(r,), daemon=True) for r in others for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)  # not synchronisation: traffic reaches the others while the victim still lives
+        victim.stop(kill=True)
+        flickr.hang(False)
+        end = claimed + 30
+        while time.monotonic() < end and not searched_again:
+            if flickr.searches() > before + 1:
+                searched_again.append(time.monotonic() - claimed)
+            time.sleep(0.02)
+        served = None
+        while time.monotonic() < end and served is None:
+            with lock:
+                served = next((a[0] + a[3] for a in answers if a[2] == "flickr"), None)
+            time.sleep(0.05)
+        stop.set()
+        for thread in threads:
+            thread.join(35)
+        takeover = searched_again[0] if searched_again else None
+        check("another replica searches the cell within the lease plus one second of the claim (16 s)",
+              takeover is not None and takeover <= 16, f"{takeover:.2f} s" if takeover else "never")
+        check("and serves it a Flickr photo soon after (not held on stock)", served is not None and served <= 17,
+              f"{served:.2f} s" if served else "never")
+        late = [a for a in answers if a[1] != 200 or a[3] > 10 + 1.5]
+        check("every answer meanwhile is a 200 within the 10-s deadline (1.5 s margin for scheduling)",
+              len(answers) > 20 and not late, f"{len(answers)} answers, {late[:3]}")
+    finally:
+        flickr.hang(False)
+        for replica in replicas:
+            replica.stop()
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     work = tempfile.mkdtemp(prefix="backdrop-cluster-")
@@ -320,6 +383,7 @@ def main():
             shared_budget(binary, flickr, db, work)
             database_failing(replicas, flickr, db)
             dead_lease_holder(replicas, flickr)
+            takeover_at_defaults(binary, flickr, db, work)
             logs = {f: open(os.path.join(work, f)).read() for f in os.listdir(work) if f.endswith(".log")}
             check("the password appears in no log", not any(db.password in t or "SECRETWORD" in t for t in logs.values()))
             outages = [len(re.findall(r"PostgreSQL cannot be reached", logs[f"replica-{i}.log"])) for i in range(3)]

@@ -42,8 +42,9 @@ def free_port():
 
 
 class BackdropServer:
-    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info"):
+    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info", settings=None):
         self.binary = binary
+        self.settings = settings or {}
         self.flickr = flickr
         self.log = log
         self.photos = photos or [PHOTO]
@@ -66,6 +67,8 @@ class BackdropServer:
             self.flickr_port = int(standin.stdout.readline().split()[1])
             config["flickr"] = {"endpoint": f"http://localhost:{self.flickr_port}/services/rest/", "extraImageHosts": ["localhost"]}
             env["FLICKR_API_KEY"] = "integration-test-key"
+        for section, values in self.settings.items():
+            config.setdefault(section, {}).update(values)
         with open(os.path.join(self.work, "config.json"), "w") as f:
             json.dump(config, f)
         log = open(self.log or os.devnull, "w")
@@ -73,6 +76,7 @@ class BackdropServer:
                                                env=env, stdout=log, stderr=subprocess.STDOUT))
         self.base = f"http://127.0.0.1:{config['server']['port']}"
         self.pid = self.processes[-1].pid
+        self.port = config["server"]["port"]
         for _ in range(600):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()
@@ -81,6 +85,27 @@ class BackdropServer:
                 time.sleep(0.1)  # waiting for the server to listen, bounded to 60 s
         self.__exit__(None, None, None)
         raise RuntimeError("backdrop did not start")
+
+    def flickr_control(self, **query):
+        """Drives the stand-in Flickr (`hang=1` makes searches hang until `hang=0`)."""
+        args = "&".join(f"{k}={v}" for k, v in query.items())
+        urllib.request.urlopen(f"http://127.0.0.1:{self.flickr_port}/control?{args}", timeout=5).read()
+
+    def flickr_stats(self):
+        return json.loads(urllib.request.urlopen(f"http://127.0.0.1:{self.flickr_port}/stats", timeout=5).read())
+
+    def metrics(self):
+        return urllib.request.urlopen(self.base + "/metrics", timeout=10).read().decode()
+
+    def open_descriptors(self):
+        """Sockets the server process holds open."""
+        count = 0
+        for fd in os.listdir(f"/proc/{self.pid}/fd"):
+            try:
+                count += os.readlink(f"/proc/{self.pid}/fd/{fd}").startswith("socket:")
+            except OSError:
+                pass
+        return count
 
     def __exit__(self, *exc):
         for process in reversed(self.processes):

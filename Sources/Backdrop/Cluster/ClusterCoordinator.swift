@@ -12,7 +12,8 @@ protocol ClusterCoordinator: Sendable {
     func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool
 
     /// Whether to search the cell-window here, or what another replica found or learned of it. Waits while another
-    /// replica holds the cell-window's lease (at most the lease); throws only `CancellationError`.
+    /// replica holds the cell-window's lease (at most the lease); throws `CancellationError`, or ``LeaseHeldElsewhere``
+    /// when cancelled while waiting on another replica's lease.
     func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim
 
     /// Shares what this replica's search found; returns the finding every replica serves (an earlier one if another

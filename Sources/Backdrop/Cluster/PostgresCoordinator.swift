@@ -107,7 +107,12 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
                 return .keyRejected
             default:  // "wait": another replica holds the lease
                 waited = true
-                try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, waitSeconds * 1000)))))
+                let until = self.clock.now().addingTimeInterval(waitSeconds)
+                do {
+                    try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, waitSeconds * 1000)))))
+                } catch {
+                    throw LeaseHeldElsewhere(until: until)
+                }
                 pause = min(pause * 2, Self.longestPause)
             }
         }

@@ -19,11 +19,14 @@ public struct BackgroundController: Sendable {
     /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
     /// gets its fallback.
     let upstreamDeadline: Duration
+    /// Tells clients apart, so that the render queue serves them in turn.
+    let clients: ClientAddress
     let metrics: BackdropMetrics?
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
                 geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec,
-                upstreamDeadline: Duration = .seconds(10), metrics: BackdropMetrics? = nil) {
+                upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
+                metrics: BackdropMetrics? = nil) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -33,21 +36,23 @@ public struct BackgroundController: Sendable {
         self.fallbackMaxAge = fallbackMaxAge
         self.defaults = defaults
         self.upstreamDeadline = upstreamDeadline
+        self.clients = clients
         self.metrics = metrics
     }
 
-    public func addRoutes(to router: Router<some RequestContext>) {
+    public func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
         router.get(Route.background.routerPath, use: self.background)
         router.get(Route.backgroundInfo.routerPath, use: self.backgroundInfo)
     }
 
-    @Sendable func background(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func background(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
         let query = try BackgroundQuery(query: request.uri.query, defaults: self.defaults, precision: self.geohashPrecision)
         let format = try query.format ?? Self.negotiatedFormat(request.headers)
         let spec = query.spec.with(format: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let render = try await self.render(place: query.place, window: window, spec: spec, logger: context.logger)
+        let client = self.clients.client(peer: context.remoteAddress?.ipAddress, headers: request.headers)
+        let render = try await self.render(place: query.place, window: window, spec: spec, for: client, logger: context.logger)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
         headers[BackdropHeaders.link] = "<\(CellURL.path(place: query.place, spec: spec, defaults: self.defaults))>; rel=\"canonical\""
@@ -73,24 +78,28 @@ public struct BackgroundController: Sendable {
     }
 
     /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
-    func render(place: Place, window: TimeWindow, spec: RenderSpec, logger: Logger) async throws -> CachedRender {
+    func render(place: Place, window: TimeWindow, spec: RenderSpec, for client: RenderClient = .unknown,
+                logger: Logger) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
             await self.renders.cached(key(photo))
         } make: { photo in
-            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec) }
+            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec, for: client) }
         }
     }
 
     /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
     /// renders (see ``produce(place:window:logger:cached:make:)``).
-    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle, logger: Logger) async throws -> BlurredPreview {
+    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle, for client: RenderClient = .unknown,
+                 logger: Logger) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
             await self.previews.cached(key(photo))
         } make: { photo in
-            try await self.previews.value(for: key(photo)) { try await self.renderer.preview(photo, from: self.photos, size: size, style: style) }
+            try await self.previews.value(for: key(photo)) {
+                try await self.renderer.preview(photo, from: self.photos, size: size, style: style, for: client)
+            }
         }
     }
 
@@ -163,13 +172,15 @@ public struct BackgroundController: Sendable {
         photo.isFallback && self.fallbackMaxAge != nil
     }
 
-    @Sendable func backgroundInfo(_ request: Request, context: some RequestContext) async throws -> Response {
+    @Sendable func backgroundInfo(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
         let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "width", "height", "style"])
         let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style, logger: context.logger)
+        let client = self.clients.client(peer: context.remoteAddress?.ipAddress, headers: request.headers)
+        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style, for: client,
+                                             logger: context.logger)
         let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
         let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png

@@ -9,8 +9,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response()
-        } catch is RenderBusy {
-            return APIError(status: .serviceUnavailable, message: "too many renders in progress, try again shortly", headers: [.retryAfter: "1"]).response()
+        } catch let busy as RenderBusy {
+            return APIError(status: .serviceUnavailable, message: "too many renders in progress, try again shortly",
+                            headers: [.retryAfter: String(busy.retryAfter)]).response()
+        } catch is CancellationError where Task.isCancelled {
+            // The client went while its request was in flight (see BackdropHTTP1Channel): nobody reads this answer.
+            // It is logged and counted as nginx does, 499.
+            return Response(status: .clientClosedRequest)
         } catch let error as any HTTPResponseError {
             let message = error.status == .notFound ? "no such resource: \(request.uri.path.prefix(200))" : error.status.reasonPhrase
             return APIError(status: error.status, message: message).response()
@@ -21,3 +26,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+
+extension HTTPResponse.Status {
+    /// nginx's status for a request whose client closed the connection before the answer (never sent).
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
+}

@@ -1,7 +1,8 @@
 /// Turns a chosen photo into the image a request asks for, in the format it asks for.
 ///
 /// The cover-cropped photo and its effect copy are kept per (photo, variant, size, style) in memory, so the
-/// requests of one cell and window that differ only in `blur` or format cost a blend and an encode.
+/// requests of one cell and window that differ only in `blur` or format cost a blend and an encode. Every job on the
+/// pool goes through the ``RenderGate`` on behalf of the request's client.
 public struct Renderer: Sendable {
     struct PreparedKey: Hashable, Sendable {
         let photoID: String
@@ -14,32 +15,40 @@ public struct Renderer: Sendable {
     let gate: RenderGate
     let prepared: MemoryLRU<PreparedKey, PreparedImages>
 
-    public init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, maxPendingRenders: Int) {
+    public init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate) {
         self.encoders = encoders
         self.limits = limits
-        self.gate = RenderGate(maxPending: maxPendingRenders)
+        self.gate = gate
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
     }
 
-    public func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec) async throws -> [UInt8] {
-        let prepared = try await self.prepared(photo, from: source, size: spec.size, style: spec.style)
+    public func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
+        let prepared = try await self.prepared(photo, from: source, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
-        return try await self.gate.run { try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders) }
+        return try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
+            try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
+        }
     }
 
     /// The light-effect layer of `photo` at `size` in `style`, in about a kilobyte (``BlurredPreview``), made from the
     /// same prepared images as the renders.
-    public func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle) async throws -> BlurredPreview {
-        let prepared = try await self.prepared(photo, from: source, size: size, style: style)
-        return try await self.gate.run { try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style) }
+    public func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
+                        for client: RenderClient) async throws -> BlurredPreview {
+        let prepared = try await self.prepared(photo, from: source, size: size, style: style, for: client)
+        return try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
+            try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
+        }
     }
 
     /// The photo cover-cropped to `size`, from memory or decoded now.
-    private func prepared(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle) async throws -> PreparedImages {
+    private func prepared(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
+                          for client: RenderClient) async throws -> PreparedImages {
         let (limits, gate) = (self.limits, self.gate)
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
             let encoded = try await source.imageData(for: photo, covering: size)
-            return try await gate.run { try PreparedImages.make(from: encoded, size: size, style: style, limits: limits) }
+            return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
+                try PreparedImages.make(from: encoded, size: size, style: style, limits: limits)
+            }
         }
     }
 }

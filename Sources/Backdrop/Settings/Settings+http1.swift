@@ -7,10 +7,11 @@ extension Settings.Server {
     static let maxHeaderListSize = 16 << 10
     static let maxHeaderFieldCount = 100
 
-    /// Hummingbird's HTTP/1 channel configuration: the idle timeout and the header limits.
+    /// Hummingbird's HTTP/1 channel configuration: the header limits. The idle timeout is Backdrop's own
+    /// (``ConnectionTimer``), so that the connections it closes are counted.
     var http1Configuration: HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
-            idleTimeout: .seconds(Int64(self.idleTimeoutSeconds)),
+            idleTimeout: nil,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeaderFieldSize, maxHeaderListSize: Self.maxHeaderListSize,
                                             maxHeaderFieldCount: Self.maxHeaderFieldCount)
         )

@@ -54,6 +54,12 @@ extension Settings {
                                                                         in: 1...600)
             settings.server.maxConnections = try section.int("maxConnections", default: settings.server.maxConnections, in: 1...1_000_000)
             settings.server.backlog = try section.int("backlog", default: settings.server.backlog, in: 1...65535)
+            settings.server.trustedProxies = try section.strings("trustedProxies", default: []).map { text in
+                guard let range = IPRange(text) else {
+                    throw ConfigError(key: "server.trustedProxies", "\"\(text.prefix(60))\" is not an IP address or CIDR range")
+                }
+                return range
+            }
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("photos") {
@@ -83,7 +89,8 @@ extension Settings {
             settings.render.encoders = encoders
             let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB", warnings: &settings.warnings)
             settings.render.preparedImagesMemoryMB = try section.int(prepared, default: settings.render.preparedImagesMemoryMB, in: 0...65536)
-            settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 0...10000)
+            settings.render.maxQueueWaitMs = try section.int("maxQueueWaitMs", default: settings.render.maxQueueWaitMs, in: 10...60000)
+            settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 0...1_000_000)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("images") {

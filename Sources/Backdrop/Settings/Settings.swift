@@ -16,6 +16,9 @@ public struct Settings: Sendable, Equatable {
         public var maxConnections = 10_000
         /// Connections the kernel may queue before they are accepted (capped by the system's own maximum).
         public var backlog = 1024
+        /// Proxies (addresses or CIDR ranges) whose `X-Real-IP` or `X-Forwarded-For` names the client; none by default,
+        /// so every client is its peer address.
+        public var trustedProxies: [IPRange] = []
     }
 
     public struct Photos: Sendable, Equatable {
@@ -34,15 +37,17 @@ public struct Settings: Sendable, Equatable {
         public var encoders = EncoderSettings()
         /// Prepared images (cover-cropped photos and their light-effect copies) kept in memory; formerly `memoryCacheMB`.
         public var preparedImagesMemoryMB = 256
-        /// Renders waiting or running at once before requests get 503; 0 sizes the queue to the machine
-        /// (``effectiveMaxPending``).
+        /// The longest a render may be expected to wait for the render pool before its request gets 503.
+        public var maxQueueWaitMs = 1000
+        /// Render jobs queued or running at once, whatever their expected wait (a bound on the queue's memory); 0 sizes
+        /// it to the machine (``effectiveMaxPending``).
         public var maxPending = 0
 
-        /// Renders queued per core when `maxPending` is 0: a full render takes about 40 ms of one core, so a queued
-        /// request waits about a second at most before it is rendered or told 503.
-        public static let pendingPerCore = 24
+        /// Render jobs per core when `maxPending` is 0: far more than `maxQueueWaitMs` admits of real renders (tens of
+        /// milliseconds each), so that only the expected wait decides; tiny renders stop here.
+        public static let pendingPerCore = 1000
 
-        /// The render queue's depth in force.
+        /// The render queue's bound in force.
         public var effectiveMaxPending: Int {
             self.maxPending > 0 ? self.maxPending : Self.pendingPerCore * max(1, NIOCore.System.coreCount)
         }

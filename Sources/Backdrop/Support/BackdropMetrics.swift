@@ -36,6 +36,12 @@ public struct BackdropMetrics: Sendable {
         self.fileBodies.increment()
     }
 
+    /// A connection closed by the transport: `peer` (the client closed with nothing in flight), `idle_timeout`,
+    /// `head_timeout`.
+    func connectionClosed(_ reason: String) {
+        Counter(label: "backdrop.connections.closed.total", dimensions: [("reason", reason)], factory: self.factory).increment()
+    }
+
     func request(route: String, status: Int, duration: Duration) {
         let key = "\(route) \(status)"
         let (counter, timer) = self.requestMetrics.byKey.withLock { handles in

@@ -20,17 +20,18 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
+    let idleTimeout: TimeAmount
     let requestTimeout: TimeAmount
     let metrics: BackdropMetrics?
 
     var responder: Responder { self.base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (metrics, requestTimeout) = (self.metrics, self.requestTimeout)
+        let (metrics, idleTimeout, requestTimeout) = (self.metrics, self.idleTimeout, self.requestTimeout)
         return self.base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             try channel.syncOptions?.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
-            let timer = RequestTimer(timeout: requestTimeout)
+            let timer = ConnectionTimer(idleTimeout: idleTimeout, headTimeout: requestTimeout) { metrics?.connectionClosed($0.rawValue) }
             try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics?.sentFromFile() }), position: .first)
             try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
@@ -61,17 +62,25 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             }
         }
         await FileBodies.$current.withValue(found?.0 ?? nil) {
-            await self.base.handle(value: value, logger: logger)
+            // A client that goes while its request is in flight takes its request's work with it: the request loop is
+            // cancelled as soon as the connection closes (work another request also waits for is handed to that one).
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.base.handle(value: value, logger: logger) }
+                group.addTask { try? await channel.closeFuture.get() }
+                await group.next()
+                group.cancelAll()
+            }
         }
     }
 }
 
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
-    static func backdrop(configuration: HTTP1Channel.Configuration, requestTimeout: TimeAmount, metrics: BackdropMetrics?) -> HTTPServerBuilder {
+    static func backdrop(configuration: HTTP1Channel.Configuration, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
+                         metrics: BackdropMetrics?) -> HTTPServerBuilder {
         .init { responder in
-            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), requestTimeout: requestTimeout,
-                                 metrics: metrics)
+            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), idleTimeout: idleTimeout,
+                                 requestTimeout: requestTimeout, metrics: metrics)
         }
     }
 }

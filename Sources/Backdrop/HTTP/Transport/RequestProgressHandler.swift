@@ -2,7 +2,11 @@ import NIOCore
 import NIOHTTP1
 
 /// Right after NIO's HTTP/1 decoder, where requests are whole parts and responses not yet bytes:
-/// - moves the connection's ``RequestTimer`` along as heads, body parts and ends are decoded;
+/// - moves the connection's ``ConnectionTimer`` along as heads, body parts and ends are decoded, and starts its idle
+///   clock once the last response owed has gone;
+/// - closes the connection at once when the peer closes its side (FIN) or resets it, in every state: before its first
+///   request, between keep-alive requests, halfway through a head or body (which can then never arrive whole), or with
+///   a request in flight, whose work ``BackdropHTTP1Channel`` then cancels (as nginx takes a client's FIN for an abort);
 /// - holds a request with a body until its body has arrived whole (at most ``maxBody`` bytes, else a 413), so that a
 ///   malformed body is refused with one 400 instead of a normal answer followed by a stray 400 (Backdrop's routes
 ///   take no bodies, so nothing is lost by waiting);
@@ -18,7 +22,7 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// The most body a request may carry; Backdrop's routes read none.
     static let maxBody = 64 << 10
 
-    private let timer: RequestTimer
+    private let timer: ConnectionTimer
     /// For each request passed on whose response has not ended, oldest first: what HTTP/1.0 asked of the connection.
     private var versions = CircularBuffer<HTTP10Connection>()
     /// A request with a body, held until the body has arrived whole.
@@ -30,7 +34,7 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         case close, keepAlive, notHTTP10
     }
 
-    init(timer: RequestTimer) {
+    init(timer: ConnectionTimer) {
         self.timer = timer
     }
 
@@ -71,6 +75,15 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            self.held = nil
+            self.timer.closedByPeer(context: context)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         self.held = nil  // a malformed request is refused whole: nothing of it was passed on
         context.fireErrorCaught(error)
@@ -96,6 +109,7 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .end:
             let closing = self.versions.popFirst() == .close
             guard closing else {
+                if self.versions.isEmpty { self.timer.idle(context: context) }
                 context.write(data, promise: promise)
                 return
             }

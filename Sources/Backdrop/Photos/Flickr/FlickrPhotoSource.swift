@@ -184,6 +184,9 @@ public struct FlickrPhotoSource: PhotoSource {
                 self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             }
             return .unavailable
+        } catch let error as LeaseHeldElsewhere {
+            await self.state.noteLeaseElsewhere(key, until: error.until)
+            return .unavailable
         } catch {
             self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             return .unavailable

@@ -14,7 +14,10 @@ actor FlickrState {
 
     private let clock: any WallClock
     private var keyRejectedAt: Date?
-    private var failedAt = [CellKey: Date]()
+    /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
+    private var retryAt = [CellKey: Date]()
+    /// The end of another replica's lease on a cell, as last seen by a request that gave up waiting on it.
+    private var leaseElsewhere = [CellKey: Date]()
     private var unusable = [CellKey: Int]()
 
     init(clock: any WallClock) {
@@ -28,7 +31,7 @@ actor FlickrState {
             guard now.timeIntervalSince(rejected) >= Self.keyRetryInterval else { return false }
             self.keyRejectedAt = now  // this caller retries the key; others wait another minute
         }
-        if let failed = self.failedAt[key], now.timeIntervalSince(failed) < Self.failureBackoff { return false }
+        if let retry = self.retryAt[key], now < retry { return false }
         return true
     }
 
@@ -41,19 +44,33 @@ actor FlickrState {
             return first
         }
         self.prune(before: key.window)
-        self.failedAt[key] = now
+        self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
         return false
     }
 
-    /// Records that a request gave up waiting on `key` (its deadline passed): the cell backs off as after a failure.
+    /// Records that a request gave up waiting on another replica's lease on `key`, which runs until `until`.
+    func noteLeaseElsewhere(_ key: CellKey, until: Date) {
+        self.prune(before: key.window)
+        self.leaseElsewhere[key] = until
+    }
+
+    /// Records that a request gave up waiting on `key` (its deadline passed). When it was waiting on another
+    /// replica's lease, the cell waits for that lease's end and no longer: then this replica takes the search over.
+    /// Otherwise (this replica's own search or download hung) it backs off as after a failure.
     func noteTimeout(for key: CellKey) {
         self.prune(before: key.window)
-        self.failedAt[key] = self.clock.now()
+        let now = self.clock.now()
+        if let until = self.leaseElsewhere.removeValue(forKey: key), until > now {
+            self.retryAt[key] = until
+        } else {
+            self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
+        }
     }
 
     /// Returns true when the key had been rejected before (so its recovery can be logged).
     func noteSuccess(for key: CellKey) -> Bool {
-        self.failedAt[key] = nil
+        self.retryAt[key] = nil
+        self.leaseElsewhere[key] = nil
         defer { self.keyRejectedAt = nil }
         return self.keyRejectedAt != nil
     }
@@ -68,6 +85,7 @@ actor FlickrState {
     /// Forgets windows that have ended, so memory stays bounded.
     private func prune(before window: Int64) {
         if self.unusable.count > 4096 { self.unusable = self.unusable.filter { $0.key.window >= window } }
-        if self.failedAt.count > 4096 { self.failedAt = self.failedAt.filter { $0.key.window >= window } }
+        if self.retryAt.count > 4096 { self.retryAt = self.retryAt.filter { $0.key.window >= window } }
+        if self.leaseElsewhere.count > 4096 { self.leaseElsewhere = self.leaseElsewhere.filter { $0.key.window >= window } }
     }
 }

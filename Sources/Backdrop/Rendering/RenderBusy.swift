@@ -1,4 +1,0 @@
-import NIOPosix
-
-/// More render work is queued than the gate allows.
-public struct RenderBusy: Error {}

@@ -1,0 +1,181 @@
+import Foundation
+import HTTPTypes
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// The render queue's admission by expected wait and its turns by client, how clients are told apart, and how a
+/// replica waits on another's lease.
+@Suite("Admission and fairness")
+struct AdmissionTests {
+    /// A clock the test moves.
+    final class MovingClock: WallClock {
+        let date: Mutex<Date>
+        init(_ date: Date) { self.date = Mutex(date) }
+        func now() -> Date { self.date.withLock { $0 } }
+        func advance(_ seconds: TimeInterval) { self.date.withLock { $0 += seconds } }
+    }
+
+    /// A job that holds its pool thread until the test lets it go.
+    final class Latch: Sendable {
+        private let open = Mutex(false)
+        func release() { self.open.withLock { $0 = true } }
+        func wait() {
+            while !self.open.withLock({ $0 }) { usleep(1000) }
+        }
+    }
+
+    static let pixels = 640 * 1136
+
+    /// What ran, in order.
+    final class Recorder: Sendable {
+        let items = Mutex([String]())
+        func append(_ item: String) { self.items.withLock { $0.append(item) } }
+        var all: [String] { self.items.withLock { $0 } }
+    }
+
+    /// A pool of one thread for one test (left to end with the test process).
+    static func pool() -> NIOThreadPool {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }
+
+    @Test func jobsAreServedOneClientAtATime() async throws {
+        let pool = Self.pool()
+        let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
+        let latch = Latch()
+        let order = Recorder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await gate.run(.prepare, pixels: Self.pixels, client: RenderClient("first")) { latch.wait() } }
+            while gate.load.running == 0 { await Task.yield() }
+            // The flooder queues five, then the polite client one: the polite one runs second, not sixth.
+            for index in 0..<5 {
+                group.addTask {
+                    _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient("flood")) {
+                        order.append("flood\(index)")
+                    }
+                }
+                while gate.load.queued < index + 1 { await Task.yield() }
+            }
+            group.addTask {
+                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient("polite")) { order.append("polite") }
+            }
+            while gate.load.queued < 6 { await Task.yield() }
+            latch.release()
+            try await group.waitForAll()
+        }
+        let served = order.all
+        #expect(served.count == 6)
+        #expect(served.firstIndex(of: "polite") == 1, "\(served)")
+        #expect(served.filter { $0.hasPrefix("flood") } == (0..<5).map { "flood\($0)" }, "each client's jobs in their order")
+    }
+
+    @Test func admissionIsByExpectedWaitAndCountsTheClientsOwnQueue() async throws {
+        let pool = Self.pool()
+        // A 640x1136 PNG encode is estimated at about 13 ms before anything is learned: a 100-ms budget admits a queue
+        // of eight of them.
+        let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
+        let latch = Latch()
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        while gate.load.running == 0 { await Task.yield() }
+        var queued = [Task<Void, any Error>]()
+        /// Whether a job of `client` was queued (true) or refused at once (false).
+        func attempt(_ client: String) async -> Bool {
+            let before = gate.load.queued
+            let finished = Counter()
+            let job = Task {
+                defer { finished.increment() }
+                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient(client)) {}
+            }
+            while gate.load.queued == before, finished.value == 0 { await Task.yield() }
+            if gate.load.queued > before {
+                queued.append(job)
+                return true
+            }
+            await #expect(throws: RenderBusy.self) { try await job.value }
+            return false
+        }
+        var flood = [Bool]()
+        for _ in 0..<20 { flood.append(await attempt("flood")) }
+        #expect(flood == Array(repeating: true, count: 8) + Array(repeating: false, count: 12), "\(flood)")
+        #expect(await attempt("polite"), "the polite client's job waits for one of the flood's, not eight")
+        latch.release()
+        try await holder.value
+        for job in queued { try await job.value }
+    }
+
+    @Test func aWaitingJobWhoseTaskIsCancelledLeavesTheQueue() async throws {
+        let pool = Self.pool()
+        let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
+        let latch = Latch()
+        let ran = Counter()
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("a")) { latch.wait() } }
+        while gate.load.running == 0 { await Task.yield() }
+        let waiting = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("b")) { ran.increment() } }
+        while gate.load.queued == 0 { await Task.yield() }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(gate.load.queued == 0)
+        latch.release()
+        try await holder.value
+        #expect(ran.value == 0)
+    }
+
+    @Test func theRenderQueueBoundIsGenerousUnlessSet() {
+        #expect(Settings().render.maxQueueWaitMs == 1000)
+        #expect(Settings().render.effectiveMaxPending >= 1000, "only the expected wait decides for real renders")
+        var settings = Settings()
+        settings.render.maxPending = 5
+        #expect(settings.render.effectiveMaxPending == 5)
+    }
+
+    @Test func clientsAreTheirPeerUnlessThePeerIsATrustedProxy() throws {
+        let headers: HTTPFields = [.xRealIP: "203.0.113.9", .xForwardedFor: "198.51.100.1, 192.0.2.77"]
+        let untrusting = ClientAddress(trustedProxies: [])
+        #expect(untrusting.client(peer: "10.0.0.5", headers: headers) == RenderClient("10.0.0.5"), "headers ignored")
+        let trusting = ClientAddress(trustedProxies: [try #require(IPRange("10.0.0.0/8")), try #require(IPRange("::1"))])
+        #expect(trusting.client(peer: "10.0.0.5", headers: headers) == RenderClient("203.0.113.9"), "X-Real-IP first")
+        #expect(trusting.client(peer: "10.0.0.5", headers: [.xForwardedFor: "198.51.100.1, 192.0.2.77"]) == RenderClient("192.0.2.77"),
+                "X-Forwarded-For's last hop, the one the proxy appended")
+        #expect(trusting.client(peer: "11.0.0.5", headers: headers) == RenderClient("11.0.0.5"), "a peer outside the range")
+        #expect(trusting.client(peer: "::1", headers: [.xRealIP: "not an address"]) == RenderClient("0:0:0:0:0:0:0:1"))
+        #expect(trusting.client(peer: "::ffff:10.1.2.3", headers: [.xRealIP: "203.0.113.1"]) == RenderClient("203.0.113.1"),
+                "IPv4-mapped addresses count as IPv4")
+        #expect(untrusting.client(peer: nil, headers: headers) == .unknown)
+    }
+
+    @Test("trusted proxy settings", arguments: [
+        ("127.0.0.1", true), ("10.0.0.0/8", true), ("fd00::/8", true), ("::1", true), ("10.0.0.0/33", false), ("10.0.0.0/", false),
+        ("localhost", false), ("10.0.0.0/8/8", false), ("", false), ("1.2.3.4/+8", false),
+    ])
+    func trustedProxySettings(_ text: String, valid: Bool) throws {
+        #expect((IPRange(text) != nil) == valid)
+        let json = #"{"server": {"trustedProxies": ["\#(text)"]}}"#
+        if valid {
+            #expect(try Settings.parse(Data(json.utf8)).server.trustedProxies == [try #require(IPRange(text))])
+        } else {
+            #expect { try Settings.parse(Data(json.utf8)) } throws: { "\($0)".contains("server.trustedProxies") }
+        }
+    }
+
+    @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
+        let clock = MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let state = FlickrState(clock: clock)
+        let key = FlickrState.CellKey(cell: "u09tv", window: 1)
+        await state.noteLeaseElsewhere(key, until: clock.now().addingTimeInterval(5))
+        await state.noteTimeout(for: key)
+        #expect(await !state.mayCall(key), "the other replica's lease still runs")
+        clock.advance(5)
+        #expect(await state.mayCall(key), "its lease has run out: this replica takes the search over")
+
+        let other = FlickrState.CellKey(cell: "u09tw", window: 1)
+        await state.noteTimeout(for: other)
+        clock.advance(29)
+        #expect(await !state.mayCall(other), "a search of its own that hung backs the cell off for 30 s")
+        clock.advance(1)
+        #expect(await state.mayCall(other))
+    }
+}

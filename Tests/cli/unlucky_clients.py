@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Clients that leave early, many renders at once, and one client flooding: the real binary on loopback with the
+stand-in Flickr. Prints one `ok`/`FAIL` line per check and `unlucky: N passed, N failed`.
+
+usage: unlucky_clients.py PATH/TO/backdrop   (the release build: render costs are the release build's)
+
+Checks:
+- closed means closed (head timeout 30 s, idle timeout 60 s): 1,000 connections that connect and close at once, 200
+  that close halfway through a head, and 200 that close between keep-alive requests hold no descriptor 1 s later,
+  each counted in backdrop_connections_closed_total{reason="peer"};
+- a client that goes while its request waits on Flickr takes its request with it: the request ends at once
+  (counted as status 499), long before the upstream deadline;
+- 50 concurrent requests for one new cell at 50 different blurs: one search, one download, all 200;
+- fair shares: one client (127.0.0.2) floods distinct cold renders over 128 connections while another (127.0.0.3) asks
+  for a distinct cold render once a second: every polite request is a 200 within 2 s, the flood is refused with 503s
+  carrying Retry-After, and the flood still gets renders through;
+- admission by time: a 503 is only ever given when renders are queued (the 50 above met none).
+Everything binds 127.0.0.x, every loop is bounded in time, and the server is stopped at the end.
+"""
+import http.client
+import os
+import random
+import resource
+import socket
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from backdrop_server import BackdropServer, metric  # noqa: E402
+
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    RESULTS["passed" if ok else "failed"] += 1
+    print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
+
+
+def get(port, path, source="127.0.0.1", timeout=30, headers=None):
+    """(status, headers, body length, seconds) of one request on a fresh connection from `source`."""
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, dict(response.getheaders()), len(body), time.monotonic() - started
+    except (OSError, http.client.HTTPException) as error:
+        return 0, {"error": str(error)}, 0, time.monotonic() - started
+    finally:
+        connection.close()
+
+
+def wait_until(condition, seconds):
+    """Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def closed_means_closed(binary):
+    print("closed means closed")
+    settings = {"server": {"requestHeadTimeoutSeconds": 30, "idleTimeoutSeconds": 60}}
+    with BackdropServer(binary, flickr=False, settings=settings) as server:
+        baseline = server.open_descriptors()
+        peer = lambda: metric(server.metrics(), 'backdrop_connections_closed_total{reason="peer"}')  # noqa: E731
+        before = peer()
+        for batch in range(10):  # 1,000 in batches below the listen backlog
+            sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(100)]
+            for s in sockets:
+                s.close()
+        closed_at = time.monotonic()
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
+        check("1,000 connections that connect and close hold no descriptor 1 s later (head timeout 30 s)", freed,
+              f"{server.open_descriptors() - baseline} held after {time.monotonic() - closed_at:.2f} s")
+        check("each is counted as closed by its peer", wait_until(lambda: peer() - before >= 1000, 2), f"{peer() - before:.0f}")
+
+        sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(200)]
+        for s in sockets:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Half: ")
+        time.sleep(0.2)  # not synchronisation: the heads must be half-sent for a while before the clients give up
+        for s in sockets:
+            s.close()
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
+        check("200 connections closed halfway through a head hold no descriptor 1 s later", freed,
+              f"{server.open_descriptors() - baseline} held")
+
+        sockets = []
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            sockets.append(s)
+        answered = sum(s.recv(65536).startswith(b"HTTP/1.1 200") for s in sockets)
+        for s in sockets:
+            s.close()
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
+        check("200 keep-alive connections closed after a request hold no descriptor 1 s later", answered == 200 and freed,
+              f"{answered} answered, {server.open_descriptors() - baseline} held")
+        text = server.metrics()
+        check("head and idle timeouts are counted apart (none fired here)",
+              "backdrop_connections_closed_total" in text
+              and metric(text, 'backdrop_connections_closed_total{reason="head_timeout"}') == 0
+              and metric(text, 'backdrop_connections_closed_total{reason="idle_timeout"}') == 0)
+    settings = {"server": {"requestHeadTimeoutSeconds": 1, "idleTimeoutSeconds": 2}}
+    with BackdropServer(binary, flickr=False, settings=settings) as server:
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        trickle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        trickle.sendall(b"GET /health HTTP/1.1\r\n")
+        ended = [idle.recv(1) == b"", trickle.recv(1) == b""]  # each blocks until the server closes it (timeout 10 s)
+        text = server.metrics()
+        check("an idle connection and a stalled head are closed by their timeouts, and counted so",
+              all(ended) and metric(text, 'backdrop_connections_closed_total{reason="idle_timeout"}') == 1
+              and metric(text, 'backdrop_connections_closed_total{reason="head_timeout"}') == 1,
+              f"closed {ended}")
+
+
+def client_gone_mid_request(binary):
+    print("a client that goes takes its request with it")
+    with BackdropServer(binary, settings={"flickr": {"requestDeadlineSeconds": 20}}) as server:
+        server.flickr_control(hang=1)
+        try:
+            gone = lambda: metric(server.metrics(), 'backdrop_requests_total{route="/background",status="499"}')  # noqa: E731
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            s.sendall(b"GET /background?cell=u4pru&width=64&height=64 HTTP/1.1\r\nHost: x\r\n\r\n")
+            wait_until(lambda: server.flickr_stats()["searches"] >= 1, 5)  # the request now waits on the hanging search
+            left = time.monotonic()
+            s.close()
+            ended = wait_until(lambda: gone() == 1, 2)
+            check("its request ends at once (499), not at the 20-s deadline", ended, f"after {time.monotonic() - left:.2f} s")
+        finally:
+            server.flickr_control(hang=0)
+
+
+def many_blurs_of_one_cell(binary):
+    print("50 blurs of one new cell at once")
+    with BackdropServer(binary) as server:
+        results = [None] * 50
+
+        def one(index):
+            results[index] = get(server.port, f"/background?cell=sp3e9&blur={(index + 1) / 100:.2f}")
+
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(50)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        statuses = [r[0] if r else None for r in results]
+        stats = server.flickr_stats()
+        check("all 50 are 200", statuses == [200] * 50, f"{sorted(set(map(str, statuses)))}, slowest {max(r[3] for r in results if r):.2f} s")
+        check("from one search and one download", stats["searches"] == 1 and stats["downloads"] == 1,
+              f"{stats['searches']} searches, {stats['downloads']} downloads")
+        check("no 503 was given", metric(server.metrics(), 'backdrop_requests_total{route="/background",status="503"}') == 0)
+
+
+def fair_shares(binary, settings=None):
+    print("one client flooding, another polite")
+    with BackdropServer(binary, settings=settings, log_level="warning") as server:
+        stop = threading.Event()
+        flood = {"200": 0, "503": 0, "other": 0, "retry_after": set()}
+        lock = threading.Lock()
+
+        def flooder(seed):
+            rng = random.Random(seed)
+            while not stop.is_set():
+                lat, lon = rng.uniform(-60, 60), rng.uniform(-170, 170)
+                status, headers, _, _ = get(server.port, f"/background?lat={lat:.5f}&lon={lon:.5f}&blur=0.5", source="127.0.0.2")
+                with lock:
+                    key = str(status) if status in (200, 503) else "other"
+                    flood[key] += 1
+                    if status == 503:
+                        flood["retry_after"].add(headers.get("Retry-After"))
+
+        threads = [threading.Thread(target=flooder, args=(i,), daemon=True) for i in range(128)]
+        for t in threads:
+            t.start()
+        wait_until(lambda: flood["503"] > 0, 20)  # the flood has filled its share of the queue
+        polite = []
+        rng = random.Random(1_000_003)  # places of its own: never one the flood has rendered
+        for _ in range(10):
+            started = time.monotonic()
+            lat, lon = rng.uniform(-60, 60), rng.uniform(-170, 170)
+            polite.append(get(server.port, f"/background?lat={lat:.5f}&lon={lon:.5f}&blur=0.4", source="127.0.0.3"))
+            time.sleep(max(0, 1 - (time.monotonic() - started)))  # one request a second, as the issue's polite client
+        stop.set()
+        for t in threads:
+            t.join(35)
+        times = [round(p[3], 2) for p in polite]
+        check("every polite request is a 200 within 2 s while the flood runs",
+              all(p[0] == 200 and p[3] <= 2 for p in polite), f"statuses {[p[0] for p in polite]}, seconds {times}")
+        check("the flood is refused with 503s that carry Retry-After, and still gets renders through",
+              flood["503"] > 0 and flood["200"] > 0 and None not in flood["retry_after"],
+              f"{flood['200']} rendered, {flood['503']} refused, {flood['other']} other, Retry-After {sorted(flood['retry_after'])}")
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    print(f"unlucky: checking {binary}")
+    for part in (closed_means_closed, client_gone_mid_request, many_blurs_of_one_cell, fair_shares):
+        try:
+            part(binary)
+        except Exception as error:  # any driver failure is a named failure, never a silent pass
+            check(f"{part.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
+    print(f"unlucky: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
+    sys.exit(0 if RESULTS["failed"] == 0 else 1)
+
+
+if __name__ == "__main__":
+    main()
