@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a replica may do about a cell-window's Flickr search, as agreed with the others.
 enum CellClaim: Sendable, Equatable {
     /// Search the cell here: this replica holds the cell-window's lease, or works alone (the database is not there).
@@ -10,10 +8,6 @@ enum CellClaim: Sendable, Equatable {
     case failing
     /// A replica had the API key rejected moments ago.
     case keyRejected
-}
-
-/// The request was cancelled (its deadline passed) while another replica held the cell-window's lease, which runs
-/// until `until`: the cell must not be searched here before then, and may be (taken over) as soon as it has run out.
-struct LeaseHeldElsewhere: Error {
-    let until: Date
+    /// Another replica holds the cell-window's lease for this many seconds more: look again shortly.
+    case wait(seconds: Double)
 }

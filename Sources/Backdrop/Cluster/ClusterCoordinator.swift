@@ -11,9 +11,9 @@ protocol ClusterCoordinator: Sendable {
     /// Takes one Flickr call from the key's budget; false when it is spent.
     func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool
 
-    /// Whether to search the cell-window here, or what another replica found or learned of it. Waits while another
-    /// replica holds the cell-window's lease (at most the lease); throws `CancellationError`, or ``LeaseHeldElsewhere``
-    /// when cancelled while waiting on another replica's lease.
+    /// Whether to search the cell-window here, what another replica found or learned of it, or how long another
+    /// replica's lease on it still runs (the caller looks again, within its own deadline); throws only
+    /// `CancellationError`.
     func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim
 
     /// Shares what this replica's search found; returns the finding every replica serves (an earlier one if another

@@ -22,10 +22,6 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     let logger: Logger
     let metrics: BackdropMetrics?
 
-    /// The first pause between looks at a cell-window whose lease another replica holds; it grows to ``longestPause``.
-    static let firstPause: Duration = .milliseconds(10)
-    static let longestPause: Duration = .milliseconds(200)
-
     init(url: PostgresURL, settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics?) {
         let timeout = Duration.milliseconds(Int64(settings.cluster.timeoutSeconds * 1000))
         self.link = PostgresLink(url: url, timeout: timeout, logger: logger, metrics: metrics)
@@ -72,49 +68,35 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     }
 
     func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
-        let started = ContinuousClock.now
-        var pause = Self.firstPause
-        var waited = false
         let (keyHash, holder, lease, logger) = (self.keyHash, self.holder, self.leaseSeconds, self.logger)
-        while true {
-            let row = await self.query("claim", &allowance) { connection in
-                try await connection.query("SELECT outcome, result, wait_seconds FROM backdrop_claim(\(keyHash), \(key.cell), \(key.window), \(holder), \(lease))",
-                                           logger: logger).firstRow().decode((String, String?, Double).self)
-            }
-            try Task.checkCancellation()
-            guard let (outcome, result, waitSeconds) = row else {
-                self.metrics?.clusterCell("alone")
-                return try await self.alone.claim(key, &allowance)
-            }
-            switch outcome {
-            case "claimed":
-                if waited { self.metrics?.clusterLeaseWait("took_over", ContinuousClock.now - started) }
-                self.metrics?.clusterCell("searched")
+        let row = await self.query("claim", &allowance) { connection in
+            try await connection.query("SELECT outcome, result, wait_seconds FROM backdrop_claim(\(keyHash), \(key.cell), \(key.window), \(holder), \(lease))",
+                                       logger: logger).firstRow().decode((String, String?, Double).self)
+        }
+        try Task.checkCancellation()
+        guard let (outcome, result, waitSeconds) = row else {
+            self.metrics?.clusterCell("alone")
+            return try await self.alone.claim(key, &allowance)
+        }
+        switch outcome {
+        case "claimed":
+            self.metrics?.clusterCell("searched")
+            return .search
+        case "done":
+            guard let finding = result.flatMap({ try? JSONDecoder().decode(CellFinding.self, from: Data($0.utf8)) }) else {
+                self.logger.warning("a cell's shared result cannot be read: searching it here", metadata: ["cell": "\(key.cell)"])
                 return .search
-            case "done":
-                if waited { self.metrics?.clusterLeaseWait("shared", ContinuousClock.now - started) }
-                guard let finding = result.flatMap({ try? JSONDecoder().decode(CellFinding.self, from: Data($0.utf8)) }) else {
-                    self.logger.warning("a cell's shared result cannot be read: searching it here", metadata: ["cell": "\(key.cell)"])
-                    return .search
-                }
-                self.metrics?.clusterCell("shared")
-                return .found(finding)
-            case "failing":
-                self.metrics?.clusterCell("failing")
-                return .failing
-            case "key_rejected":
-                self.metrics?.clusterCell("key_rejected")
-                return .keyRejected
-            default:  // "wait": another replica holds the lease
-                waited = true
-                let until = self.clock.now().addingTimeInterval(waitSeconds)
-                do {
-                    try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, waitSeconds * 1000)))))
-                } catch {
-                    throw LeaseHeldElsewhere(until: until)
-                }
-                pause = min(pause * 2, Self.longestPause)
             }
+            self.metrics?.clusterCell("shared")
+            return .found(finding)
+        case "failing":
+            self.metrics?.clusterCell("failing")
+            return .failing
+        case "key_rejected":
+            self.metrics?.clusterCell("key_rejected")
+            return .keyRejected
+        default:  // "wait": another replica holds the lease
+            return .wait(seconds: waitSeconds)
         }
     }
 

@@ -184,9 +184,6 @@ public struct FlickrPhotoSource: PhotoSource {
                 self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             }
             return .unavailable
-        } catch let error as LeaseHeldElsewhere {
-            await self.state.noteLeaseElsewhere(key, until: error.until)
-            return .unavailable
         } catch {
             self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             return .unavailable
@@ -197,14 +194,14 @@ public struct FlickrPhotoSource: PhotoSource {
     /// others (whose finding wins if one published first, so that every replica serves the same photo).
     private func find(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async throws -> CellFinding {
         var allowance = self.coordinator.requestAllowance
-        switch try await self.coordinator.claim(key, &allowance) {
+        switch try await self.claim(key, &allowance) {
         case .found(let finding):
             return finding
         case .failing:
             throw FlickrError(.transient, "another replica's search of this cell failed moments ago")
         case .keyRejected:
             throw FlickrError(.invalidKey, "another replica had the API key rejected moments ago")
-        case .search:
+        case .search, .wait:  // claim(_:_:) waits out every .wait itself
             do {
                 let photos = try await self.search(cell, &allowance)
                 return await self.coordinator.publish(CellFinding(choosingFrom: photos, cell: cell, window: window), for: key, &allowance)
@@ -217,6 +214,34 @@ public struct FlickrPhotoSource: PhotoSource {
                 }
                 throw error
             }
+        }
+    }
+
+    /// The first pause between looks at a cell-window whose lease another replica holds; it grows to ``longestPause``.
+    static let firstPause: Duration = .milliseconds(10)
+    static let longestPause: Duration = .milliseconds(200)
+
+    /// The coordinator's answer for the cell-window, looking again while another replica holds its lease (until this
+    /// request's deadline cancels the wait). Each wait is noted, so that a request that gives up on the lease leaves
+    /// the cell alone until the lease ends and no longer (``FlickrState/noteTimeout(for:)``).
+    private func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+        let started = ContinuousClock.now
+        var pause = Self.firstPause
+        var waited = false
+        while true {
+            let claim = try await self.coordinator.claim(key, &allowance)
+            guard case .wait(let seconds) = claim else {
+                await self.state.noteLease(key, until: nil)
+                if waited {
+                    if case .search = claim { self.metrics?.clusterLeaseWait("took_over", ContinuousClock.now - started) }
+                    if case .found = claim { self.metrics?.clusterLeaseWait("shared", ContinuousClock.now - started) }
+                }
+                return claim
+            }
+            waited = true
+            await self.state.noteLease(key, until: self.clock.now().addingTimeInterval(seconds))
+            try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, seconds * 1000)))))
+            pause = min(pause * 2, Self.longestPause)
         }
     }
 

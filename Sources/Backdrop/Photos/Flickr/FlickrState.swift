@@ -16,7 +16,7 @@ actor FlickrState {
     private var keyRejectedAt: Date?
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
     private var retryAt = [CellKey: Date]()
-    /// The end of another replica's lease on a cell, as last seen by a request that gave up waiting on it.
+    /// The end of another replica's lease on a cell, as last seen by a request waiting on it.
     private var leaseElsewhere = [CellKey: Date]()
     private var unusable = [CellKey: Int]()
 
@@ -48,8 +48,8 @@ actor FlickrState {
         return false
     }
 
-    /// Records that a request gave up waiting on another replica's lease on `key`, which runs until `until`.
-    func noteLeaseElsewhere(_ key: CellKey, until: Date) {
+    /// Records that another replica's lease on `key` runs until `until` (nil: no other replica holds it).
+    func noteLease(_ key: CellKey, until: Date?) {
         self.prune(before: key.window)
         self.leaseElsewhere[key] = until
     }
@@ -60,7 +60,7 @@ actor FlickrState {
     func noteTimeout(for key: CellKey) {
         self.prune(before: key.window)
         let now = self.clock.now()
-        if let until = self.leaseElsewhere.removeValue(forKey: key), until > now {
+        if let until = self.leaseElsewhere[key], until > now {
             self.retryAt[key] = until
         } else {
             self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
