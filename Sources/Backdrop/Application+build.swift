@@ -115,8 +115,7 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
         ErrorMiddleware()
         PathGuardMiddleware()
         MethodNotAllowedMiddleware()
-        FileMiddleware(fileProvider: PublicFiles(folder: settings.server.publicFolder, logger: Logger(label: "FileMiddleware")),
-                       searchForIndexHtml: true)
+        PublicFiles(folder: settings.server.publicFolder, logger: Logger(label: "PublicFiles"))
     }
     background.addRoutes(to: router)
     health.addRoutes(to: router)

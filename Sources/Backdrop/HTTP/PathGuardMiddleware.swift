@@ -3,8 +3,7 @@ import Hummingbird
 
 /// Refuses request paths that are not in canonical form before anything resolves them: control bytes (a `%00` would
 /// cut a file name) are a 400; empty, `.` or `..` segments and trailing slashes (`//background`, `/background/`,
-/// `//evil.com`, which a directory redirect would echo as an off-site `Location`) are a 404, whatever the route. A
-/// suffix range of zero bytes (`Range: bytes=-0`) is a 416.
+/// `//evil.com`) are a 404, whatever the route.
 struct PathGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // As the file middleware will read it: percent-decoded.
@@ -17,9 +16,6 @@ struct PathGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         guard Self.isCanonical(path) else {
             throw APIError(status: .notFound, message: "no such resource: \(path.prefix(200))")
         }
-        if let range = request.headers[.range], Self.isEmptySuffix(range) {
-            throw APIError(status: .rangeNotSatisfiable, message: "a range of zero bytes cannot be satisfied")
-        }
         return try await next(request, context)
     }
 
@@ -28,12 +24,5 @@ struct PathGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         guard path.first == "/" else { return false }
         if path == "/" { return true }
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
-    }
-
-    /// `bytes=-0`, and lists containing only such ranges.
-    static func isEmptySuffix(_ value: String) -> Bool {
-        guard value.hasPrefix("bytes=") else { return false }
-        let ranges = value.dropFirst(6).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return !ranges.isEmpty && ranges.allSatisfy { $0.hasPrefix("-") && Int($0.dropFirst()) == 0 }
     }
 }
