@@ -28,7 +28,8 @@ public func buildApplication(
     let openFiles = OpenFileBudget.sized(settings.cache.openFiles)
     let maxConnections = min(settings.server.maxConnections, max(16, descriptors - openFiles.limit - 256))
     let disk = settings.cache.folder.isEmpty ? nil : DiskCache(folder: URL(fileURLWithPath: settings.cache.folder),
-                                                               budgetBytes: settings.cache.maxMB << 20, clock: clock, logger: logger,
+                                                               budgetBytes: settings.cache.maxMB << 20, maxFiles: settings.cache.effectiveMaxFiles,
+                                                               clock: clock, logger: logger,
                                                                metrics: metrics, openFiles: openFiles)
     if let disk {
         let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),

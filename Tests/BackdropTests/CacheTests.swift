@@ -18,13 +18,33 @@ struct CacheTests {
                    payload: (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.count) })
     }
 
-    static func cache(_ folder: URL, budget: Int = 1 << 30, clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+    static func cache(_ folder: URL, budget: Int = 1 << 30, maxFiles: Int = .max, clock: any WallClock = FixedClock(date: HTTPTests.epoch),
                       metrics: BackdropMetrics? = nil, logger: Logger = Logger(label: "test")) -> DiskCache {
-        DiskCache(folder: folder, budgetBytes: budget, clock: clock, logger: logger, metrics: metrics)
+        DiskCache(folder: folder, budgetBytes: budget, maxFiles: maxFiles, clock: clock, logger: logger, metrics: metrics)
     }
 
+    /// The names of the files under `folder`, in its subfolders too.
     static func files(_ folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        self.fileURLs(folder).map(\.lastPathComponent).sorted()
+    }
+
+    static func fileURLs(_ folder: URL) -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        return (enumerator?.allObjects as? [URL] ?? []).filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+    }
+
+    /// Where the cache keeps the entry for `key`.
+    static func file(_ folder: URL, _ key: String, kind: CacheEntry.Kind = .render) -> URL {
+        let name = DiskCache.fileName(for: key, kind: kind)
+        return folder.appendingPathComponent(DiskCache.subfolder(of: name)).appendingPathComponent(name)
+    }
+
+    /// The disk space the files under `folder` take (allocated blocks, as `du` counts them).
+    static func allocatedBytes(_ folder: URL) -> Int {
+        self.fileURLs(folder).reduce(0) { total, url in
+            var info = stat()
+            return total + (stat(url.path, &info) == 0 ? Int(info.st_blocks) * 512 : 0)
+        }
     }
 
     // MARK: - entries on disk
@@ -48,7 +68,8 @@ struct CacheTests {
     @Test func leastRecentlyUsedEntriesGoFirstWithinTheBudget() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let size = Self.entry("a").encoded().count
+        let size = CacheFileIO.block  // each entry takes one block on disk, and is charged that
+        #expect(Self.entry("a").encoded().count < size)
         let cache = Self.cache(folder, budget: size * 3)
         await cache.rebuildIndex()
         for key in ["a", "b", "c"] { await cache.write(Self.entry(key)) }
@@ -62,18 +83,53 @@ struct CacheTests {
         #expect(await cache.entryCount == 3)
     }
 
+    @Test func theBudgetCountsBlocksAndTheFilesAreCapped() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 100 entries of 100 bytes: by length they would fit 10 blocks three times over; by blocks, 10 fit.
+        let byBlocks = Self.cache(folder, budget: 10 * CacheFileIO.block)
+        await byBlocks.rebuildIndex()
+        for index in 0..<100 { await byBlocks.write(Self.entry("tiny-\(index)", bytes: 100)) }
+        #expect(await byBlocks.entryCount == 10)
+        #expect(Self.allocatedBytes(folder) <= 10 * CacheFileIO.block)
+        #expect(await byBlocks.read("tiny-99") != nil, "the most recent ones stay")
+        #expect(await byBlocks.read("tiny-89") == nil)
+        // Files in subfolders, none at the top.
+        #expect(Self.fileURLs(folder).allSatisfy { $0.deletingLastPathComponent().lastPathComponent.count == 2 })
+        let capped = Self.cache(try Fixtures.temporaryFolder(), maxFiles: 7)
+        await capped.rebuildIndex()
+        for index in 0..<20 { await capped.write(Self.entry("file-\(index)", bytes: 100)) }
+        #expect(await capped.entryCount == 7)
+        try? FileManager.default.removeItem(at: await capped.folder)
+    }
+
+    @Test func theRenderCacheKeepsTinyRendersInMemoryOnly() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
+            let tiny = try await HTTPTests.get(client, "/background?lat=3&lon=3&width=4&height=4&format=webp")
+            #expect(tiny.status == .ok && tiny.body.count < Settings.Cache.smallestRenderOnDisk)
+            let large = try await HTTPTests.get(client, "/background?lat=3&lon=3&width=160&height=160")
+            #expect(large.status == .ok && large.body.count >= Settings.Cache.smallestRenderOnDisk)
+        }
+        #expect(Self.files(folder).filter { $0.hasPrefix("render-") }.count == 1, "only the large render is on disk")
+    }
+
     @Test func aRestartKeepsEntriesAndRemovesLeftoverTemporaryFiles() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = Self.cache(folder)
         await first.rebuildIndex()
         for index in 0..<5 { await first.write(Self.entry("key-\(index)")) }
-        try Data("half a file".utf8).write(to: folder.appendingPathComponent(".tmp-render-1234.bdc-99"))
+        let subfolder = Self.file(folder, "key-3").deletingLastPathComponent()
+        try Data("half a file".utf8).write(to: subfolder.appendingPathComponent(".tmp-render-1234.bdc-99"))
+        try Data("flat layout".utf8).write(to: folder.appendingPathComponent("render-1234.bdc"))
         try Data("not ours".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         let second = Self.cache(folder)
         #expect(await second.rebuildIndex() == 5)
         #expect(await second.read("key-3")?.payload == Self.entry("key-3").payload)
         #expect(!Self.files(folder).contains { $0.hasPrefix(".tmp-") })
+        #expect(!Self.files(folder).contains("render-1234.bdc"), "an entry of the former flat layout is removed")
         #expect(Self.files(folder).contains("notes.txt"))
     }
 
@@ -95,14 +151,14 @@ struct CacheTests {
         await cache.rebuildIndex()
         await cache.write(Self.entry("flipped"))
         await cache.write(Self.entry("cut"))
-        let flipped = folder.appendingPathComponent(DiskCache.fileName(for: "flipped", kind: .render))
+        let flipped = Self.file(folder, "flipped")
         var bytes = [UInt8](try Data(contentsOf: flipped))
         bytes[bytes.count - 10] ^= 0xFF
         try Data(bytes).write(to: flipped)
         #expect(await cache.read("flipped") == nil)
         #expect(!FileManager.default.fileExists(atPath: flipped.path))
         // A truncated file (as a crash mid-write without the rename would leave) is dropped when the index is rebuilt.
-        let cut = folder.appendingPathComponent(DiskCache.fileName(for: "cut", kind: .render))
+        let cut = Self.file(folder, "cut")
         let whole = try Data(contentsOf: cut)
         try whole.prefix(whole.count / 2).write(to: cut)
         #expect(await Self.cache(folder).rebuildIndex() == 0)
@@ -149,7 +205,7 @@ struct CacheTests {
     @Test func rendersAreKeptOnDiskAndServedAfterARestart() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let query = "/background?lat=42.6&lon=-5.6&width=80&height=120&blur=0.4"
+        let query = "/background?lat=42.6&lon=-5.6&width=160&height=240&blur=0.4"
         let first = BackdropMetrics()
         let body = Mutex<[UInt8]>([])
         try await Self.withApp(Self.settings(cacheFolder: folder), metrics: first) { client in
@@ -171,20 +227,19 @@ struct CacheTests {
     @Test func aCorruptRenderOnDiskIsRebuilt() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let query = "/background?lat=1&lon=1&width=40&height=40"
+        let query = "/background?lat=1&lon=1&width=160&height=160"
         try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
             let answer = try await HTTPTests.get(client, query)
             #expect(answer.status == .ok)
         }
-        let file = try #require(Self.files(folder).first { $0.hasPrefix("render-") })
-        let url = folder.appendingPathComponent(file)
+        let url = try #require(Self.fileURLs(folder).first { $0.lastPathComponent.hasPrefix("render-") })
         var bytes = [UInt8](try Data(contentsOf: url))
         for index in (bytes.count - 200)..<(bytes.count - 100) { bytes[index] = 0 }
         try Data(bytes).write(to: url)
         try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
             let answer = try await HTTPTests.get(client, query)
             #expect(answer.status == .ok)
-            #expect(try PNGDecoder.decode(answer.body).width == 40)
+            #expect(try PNGDecoder.decode(answer.body).width == 160)
         }
         #expect(CacheEntry.decode([UInt8](try Data(contentsOf: url))) != nil, "rewritten whole")
     }
@@ -203,14 +258,14 @@ struct CacheTests {
         settings.server.logLevel = .info
         try await Self.withApp(settings, metrics: metrics, logger: logger) { client in
             for blur in ["0.1", "0.2", "0.3"] {
-                let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=32&height=32&blur=\(blur)")
+                let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=\(blur)")
                 #expect(answer.status == .ok)
             }
             #expect((Self.metric(metrics, #"backdrop_cache_errors_total{operation="write"}"#) ?? 0) >= 3)
             #expect(records.all.filter { $0.message.contains("disk cache unavailable") }.count == 1, "warned once, not per request")
             // The disk comes back: the next write succeeds.
             try FileManager.default.removeItem(at: blocker)
-            let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=32&height=32&blur=0.4")
+            let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=0.4")
             #expect(answer.status == .ok)
             #expect(Self.files(cacheFolder).contains { $0.hasPrefix("render-") })
             #expect(records.all.contains { $0.message.contains("writable again") })
@@ -239,6 +294,8 @@ struct CacheTests {
             // Every render is still in the memory tier, but the evicted ones' files were released: no deleted file is
             // kept open, so the disk holds no more than the budget.
             #expect(Self.deletedButOpen(under: folder) == 0)
+            #expect(Self.files(folder).filter { $0.hasPrefix("render-") }.count < 6, "the budget was enforced: renders were evicted")
+            #expect(Self.allocatedBytes(folder) <= 1 << 20, "the folder's blocks stay within the budget")
             // The folder is deleted under the running service: the next write releases what it held and recreates it.
             try FileManager.default.removeItem(at: folder)
             let answer = try await HTTPTests.get(client, "/background?lat=7&lon=7&blur=0.9")

@@ -240,11 +240,21 @@ struct HTTPTests {
         #expect(!everything.contains("42.61234") && !everything.contains("5.60123"))
     }
 
-    @Test func headerTextIsSafe() {
+    @Test func headerTextIsSafe() throws {
         #expect(HeaderText.encode("Plain title") == "Plain title")
         #expect(HeaderText.encode("evil\r\nSet-Cookie: x=1") == "evil  Set-Cookie: x=1")
         #expect(HeaderText.encode("Zoë's café 100%") == "Zo%C3%AB's caf%C3%A9 100%25")
         #expect(HeaderText.encode("東京").removingPercentEncoding == "東京")
+        // Long titles are cut at a character boundary in every script: what is left always decodes.
+        for title in [String(repeating: "東京タワー", count: 60), String(repeating: "Zoë ", count: 200), String(repeating: "🌅🏔", count: 80),
+                      String(repeating: "Москва ", count: 60), String(repeating: "ab", count: 300) + "é", String(repeating: "e\u{301}", count: 200)] {
+            for limit in [512, 100, 37, 9, 5] {
+                let encoded = HeaderText.encode(title, maxLength: limit)
+                #expect(encoded.utf8.count <= limit, "\(limit)")
+                let decoded = try #require(encoded.removingPercentEncoding, "\(title.prefix(10)) cut at \(limit): \(encoded.suffix(12))")
+                #expect(title.hasPrefix(decoded.trimmingCharacters(in: .whitespaces)), "\(limit)")
+            }
+        }
     }
 }
 

@@ -253,7 +253,7 @@ def full_disk(binary, work):
                                         timeout=30) as response:
                 body = response.read()
                 ok = ok and response.status == 200 and body.startswith(b"\x89PNG") and len(body) == int(response.headers["Content-Length"])
-        files = sum(1 for name in os.listdir(cache) if name.endswith(".bdc")) if os.path.isdir(cache) else 0
+        files = sum(1 for _, _, names in os.walk(cache) for name in names if name.endswith(".bdc"))
         return ok, files
 
     try:

@@ -154,8 +154,8 @@ if wait_for_text "$WORK/server3.log" "listening on 127.0.0.1:$PORT3"; then
 import os, struct, sys, zlib
 folder = sys.argv[1]
 good = bad = temporary = 0
-for name in os.listdir(folder):
-    data = open(os.path.join(folder, name), "rb").read()
+for name, path in [(n, os.path.join(d, n)) for d, _, names in os.walk(folder) for n in names]:
+    data = open(path, "rb").read()
     if name.startswith(".tmp-"):
         temporary += 1
         continue

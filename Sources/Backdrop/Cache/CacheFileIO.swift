@@ -95,6 +95,26 @@ enum CacheFileIO {
         }
     }
 
+    /// What a file of `size` bytes at least takes on disk: whole blocks, one at the least.
+    static let block = 4096
+
+    /// The bytes the file takes on disk: its allocated blocks (`st_blocks`), never less than its size rounded up to
+    /// whole blocks (one at least), so that many small files are charged what they cost.
+    static func allocated(descriptor: CInt) -> Int? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? self.allocated(info) : nil
+    }
+
+    static func allocated(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? self.allocated(info) : nil
+    }
+
+    private static func allocated(_ info: stat) -> Int {
+        let rounded = max(1, (Int(info.st_size) + self.block - 1) / self.block) * self.block
+        return max(Int(info.st_blocks) * 512, rounded)
+    }
+
     static func size(_ path: String) -> Int? {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : nil

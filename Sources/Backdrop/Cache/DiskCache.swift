@@ -1,9 +1,12 @@
 import Foundation
 import Logging
 
-/// Entries on disk under one folder, bounded by a byte budget with least-recently-used eviction, all state owned here.
+/// Entries on disk under one folder, bounded by a budget of disk space and a number of files with least-recently-used
+/// eviction (in constant time, ``LRUIndex``), all state owned here. Each entry is charged what it takes on disk (its
+/// allocated blocks, one at least), not its length, so that many small files cannot take more disk than the budget.
 ///
-/// Files are named by a hash of their key (no request string reaches a path) and written to a temporary file then
+/// Files are named by a hash of their key (no request string reaches a path), spread over 256 subfolders by the hash's
+/// first two hex digits (no folder grows to a million names), and written to a temporary file then
 /// renamed, so a reader never sees a partial file; each file carries its key and a CRC-32, and one that does not check
 /// out is deleted rather than served. When the disk fails (full, read-only, folder gone) the cache logs a warning at
 /// most once a minute, counts the error and lets the service run uncached until writes work again.
@@ -14,23 +17,25 @@ public actor DiskCache {
     struct IndexEntry: Sendable {
         let kind: CacheEntry.Kind
         let file: String
+        /// Disk space charged: the file's allocated blocks.
         let size: Int
         let created: Date
         let window: Int64
-        var lastUse: UInt64
     }
 
     public let folder: URL
     let budget: Int
+    let maxFiles: Int
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics?
     private let thread: DiskIOThread
     /// Render files read or written stay open for `sendfile` within this budget; nil keeps none open.
     let openFiles: OpenFileBudget?
-    private var index = [String: IndexEntry]()
+    private var index = LRUIndex<String, IndexEntry>()
     private var bytesByKind = [CacheEntry.Kind: Int]()
-    private var tick: UInt64 = 0
+    /// Subfolders known to exist (made on first use, forgotten when a write fails).
+    private var subfolders = Set<String>()
     private var failing = false
     /// Whether ``rebuildIndex()`` has run: until then an entry missing from the index may still be on disk.
     private var indexRebuilt = false
@@ -45,10 +50,11 @@ public actor DiskCache {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
 
-    public init(folder: URL, budgetBytes: Int, clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil,
-                openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
+    public init(folder: URL, budgetBytes: Int, maxFiles: Int = .max, clock: any WallClock, logger: Logger,
+                metrics: BackdropMetrics? = nil, openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
         self.folder = folder
         self.budget = budgetBytes
+        self.maxFiles = max(1, maxFiles)
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -72,28 +78,37 @@ public actor DiskCache {
             self.failed("open", "cannot create cache folder \(self.folder.path): \(error.localizedDescription)")
             return self.index.count
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []
-        let indexed = Set(self.index.values.map(\.file))
-        var found = [(String, CacheEntry.Header)]()
-        for name in names where !indexed.contains(name) {
-            let path = self.path(name)
-            if name.hasPrefix(".tmp-") {
-                CacheFileIO.remove(path)
+        let indexed = Set(self.index.entries.map(\.value.file))
+        var found = [(String, CacheEntry.Header, Int)]()
+        for top in (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? [] {
+            guard Self.isSubfolder(top) else {
+                // Temporary files of an interrupted write, and entries of the flat layout before subfolders.
+                if top.hasPrefix(".tmp-") || top.hasSuffix(".bdc") { CacheFileIO.remove(self.folder.appendingPathComponent(top).path) }
                 continue
             }
-            guard name.hasSuffix(".bdc") else { continue }
-            guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
-                  Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize
-            else {
-                CacheFileIO.remove(path)
-                continue
+            self.subfolders.insert(top)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: self.folder.appendingPathComponent(top).path)) ?? []
+            where !indexed.contains(name) {
+                let path = self.path(name)
+                if name.hasPrefix(".tmp-") || !name.hasSuffix(".bdc") || Self.subfolder(of: name) != top {
+                    if name.hasPrefix(".tmp-") { CacheFileIO.remove(self.folder.appendingPathComponent(top).appendingPathComponent(name).path) }
+                    continue
+                }
+                guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
+                      Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
+                      let allocated = CacheFileIO.allocated(path)
+                else {
+                    CacheFileIO.remove(path)
+                    continue
+                }
+                found.append((name, header, allocated))
             }
-            found.append((name, header))
         }
-        for (name, header) in found.sorted(by: { $0.1.created < $1.1.created }) where self.index[header.key] == nil {
-            self.tick += 1
-            self.add(header.key, IndexEntry(kind: header.kind, file: name, size: header.fileSize, created: header.created,
-                                            window: header.window, lastUse: self.tick))
+        // Newest first, each as the oldest so far: the oldest file ends least recently used, and every entry used since
+        // start stays more recent than all of them.
+        for (name, header, allocated) in found.sorted(by: { $0.1.created > $1.1.created }) where self.index[header.key] == nil {
+            self.add(header.key, IndexEntry(kind: header.kind, file: name, size: allocated, created: header.created, window: header.window),
+                     asOldest: true)
         }
         self.indexRebuilt = true
         self.evict()
@@ -109,16 +124,14 @@ public actor DiskCache {
     /// The entry for `key`, checked end to end, and with `keepOpen` its file held open for sending the payload (when the
     /// open-file budget allows); a damaged entry is deleted.
     func read(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
-        guard var item = self.index[key] else { return self.indexRebuilt ? nil : self.adoptUnindexed(key, keepOpen: keepOpen) }
+        guard let item = self.index[key] else { return self.indexRebuilt ? nil : self.adoptUnindexed(key, keepOpen: keepOpen) }
         let path = self.path(item.file)
         guard let (bytes, descriptor) = CacheFileIO.readAll(path) else { return self.discard(key, item) }
         guard let entry = CacheEntry.decode(bytes), entry.key == key else {
             CacheFileIO.close(descriptor)
             return self.discard(key, item)
         }
-        self.tick += 1
-        item.lastUse = self.tick
-        self.index[key] = item
+        _ = self.index.touch(key)
         return (entry, self.keep(descriptor, entry: entry, if: keepOpen))
     }
 
@@ -141,12 +154,19 @@ public actor DiskCache {
         let name = Self.fileName(for: entry.key, kind: entry.kind)
         let bytes = entry.encoded()
         guard bytes.count <= self.budget else { return nil }
+        let subfolder = Self.subfolder(of: name)
+        if !self.subfolders.contains(subfolder),
+           (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil {
+            self.subfolders.insert(subfolder)
+        }
         var written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
         if case .failure = written {
             // The folder may have vanished, or the disk filled: release every file held open (their blocks may be all
             // that fills it, if the folder was removed), recreate the folder and try once more.
             self.revokeAll()
-            if (try? FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)) != nil {
+            self.subfolders = []
+            if (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil {
+                self.subfolders.insert(subfolder)
                 written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
             }
         }
@@ -162,9 +182,8 @@ public actor DiskCache {
             self.logger.notice("cache is writable again", metadata: ["folder": "\(self.folder.path)"])
         }
         self.drop(entry.key)
-        self.tick += 1
-        self.add(entry.key, IndexEntry(kind: entry.kind, file: name, size: bytes.count, created: entry.created, window: entry.window,
-                                       lastUse: self.tick))
+        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? bytes.count
+        self.add(entry.key, IndexEntry(kind: entry.kind, file: name, size: allocated, created: entry.created, window: entry.window))
         self.evict()
         self.publishBytes()
         return self.keep(descriptor, entry: entry, if: keepOpen)
@@ -173,7 +192,7 @@ public actor DiskCache {
     /// Removes entries `isExpired` says are done with; returns how many.
     @discardableResult
     func sweep(_ isExpired: (CacheEntry.Kind, Date, Int64) -> Bool) -> Int {
-        let expired = self.index.filter { isExpired($0.value.kind, $0.value.created, $0.value.window) }
+        let expired = self.index.entries.filter { isExpired($0.value.kind, $0.value.created, $0.value.window) }
         for (key, item) in expired {
             CacheFileIO.remove(self.path(item.file))
             self.drop(key)
@@ -184,7 +203,7 @@ public actor DiskCache {
 
     /// Keys of `kind` starting with `prefix`, largest entry first.
     func keysBySize(of kind: CacheEntry.Kind, prefix: String) -> [String] {
-        self.index.filter { $0.value.kind == kind && $0.key.hasPrefix(prefix) }.sorted { $0.value.size > $1.value.size }.map(\.key)
+        self.index.entries.filter { $0.value.kind == kind && $0.key.hasPrefix(prefix) }.sorted { $0.value.size > $1.value.size }.map(\.key)
     }
 
     // MARK: - internals
@@ -225,30 +244,41 @@ public actor DiskCache {
             CacheFileIO.close(descriptor)
             return nil
         }
-        self.tick += 1
-        self.add(key, IndexEntry(kind: kind, file: name, size: bytes.count, created: entry.created, window: entry.window, lastUse: self.tick))
+        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? bytes.count
+        self.add(key, IndexEntry(kind: kind, file: name, size: allocated, created: entry.created, window: entry.window))
         self.evict()
         self.publishBytes()
         return (entry, self.keep(descriptor, entry: entry, if: keepOpen))
     }
 
     private func path(_ name: String) -> String {
-        self.folder.appendingPathComponent(name).path
+        self.folder.appendingPathComponent(Self.subfolder(of: name)).appendingPathComponent(name).path
     }
 
-    private func add(_ key: String, _ item: IndexEntry) {
-        self.index[key] = item
+    /// The subfolder a file lives in: the first two hex digits of its key's hash.
+    static func subfolder(of name: String) -> String {
+        let hash = name.split(separator: "-").last.map { $0.prefix { $0 != "." } } ?? ""
+        let digits = String(repeating: "0", count: max(0, 16 - hash.count)) + hash
+        return String(digits.prefix(2))
+    }
+
+    private static func isSubfolder(_ name: String) -> Bool {
+        name.count == 2 && name.allSatisfy(\.isHexDigit) && name == name.lowercased()
+    }
+
+    private func add(_ key: String, _ item: IndexEntry, asOldest: Bool = false) {
+        self.index.set(item, for: key, asOldest: asOldest)
         self.bytesByKind[item.kind, default: 0] += item.size
     }
 
     private func drop(_ key: String) {
-        guard let old = self.index.removeValue(forKey: key) else { return }
+        guard let old = self.index.remove(key) else { return }
         self.bytesByKind[old.kind, default: 0] -= old.size
         self.revoke(old.file)
     }
 
     private func evict() {
-        while self.totalBytes > self.budget, let oldest = self.index.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        while self.totalBytes > self.budget || self.index.count > self.maxFiles, let oldest = self.index.oldest {
             CacheFileIO.remove(self.path(oldest.value.file))
             self.drop(oldest.key)
             self.metrics?.cache(.eviction, kind: oldest.value.kind.label)

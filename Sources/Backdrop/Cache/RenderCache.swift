@@ -1,7 +1,9 @@
 import Foundation
 
 /// Rendered backgrounds: recent ones in memory (with their cache file held open for `sendfile` when the budget allows),
-/// all of them on disk when a disk cache is configured. Concurrent misses for one key render once.
+/// all of them but the smallest on disk when a disk cache is configured (a render under one block,
+/// ``Settings/Cache/smallestRenderOnDisk``, is cheaper to make again than the block and inode it would take). Concurrent
+/// misses for one key render once. In memory at most ``maxEntries`` renders, whatever their size.
 public struct RenderCache: Sendable {
     struct Meta: Codable {
         let photo: SourcePhoto
@@ -12,8 +14,13 @@ public struct RenderCache: Sendable {
     let clock: any WallClock
     let metrics: BackdropMetrics?
 
+    /// Renders kept in memory at most: each holds its photo's attribution and headers besides its bytes.
+    static let maxEntries = 32768
+    /// What a render in memory costs besides its bytes (its photo's attribution, headers, the cache's own entry).
+    static let overhead = 2048
+
     public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics?) {
-        self.memory = MemoryLRU(budget: memoryBudget) { $0.body.readableBytes + 1024 }
+        self.memory = MemoryLRU(budget: memoryBudget, maxEntries: Self.maxEntries) { $0.body.readableBytes + Self.overhead }
         self.disk = disk
         self.clock = clock
         self.metrics = metrics
@@ -40,7 +47,7 @@ public struct RenderCache: Sendable {
             let body = try await make()
             let created = clock.now()
             var file: CachedFile?
-            if let disk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
+            if let disk, body.count >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
                 file = await disk.write(CacheEntry(kind: .render, created: created, window: key.window.index, key: key.diskKey,
                                                    meta: [UInt8](meta), payload: body), keepOpen: true)
             }

@@ -127,6 +127,7 @@ extension Settings {
             settings.cache.folder = try section.string("folder", default: settings.cache.folder)
             settings.cache.expirySeconds = try section.int("expirySeconds", default: settings.cache.expirySeconds, in: 1...86400)
             settings.cache.maxMB = try section.int("maxMB", default: settings.cache.maxMB, in: 1...1_048_576)
+            settings.cache.maxFiles = try section.int("maxFiles", default: settings.cache.maxFiles, in: 0...100_000_000)
             settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
             settings.cache.fallbackMaxAgeSeconds = try section.int("fallbackMaxAgeSeconds", default: settings.cache.fallbackMaxAgeSeconds, in: 0...86400)
             let rendered = try section.renamed("memoryMB", to: "renderedImagesMemoryMB", warnings: &settings.warnings)

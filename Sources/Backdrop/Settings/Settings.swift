@@ -97,7 +97,10 @@ public struct Settings: Sendable, Equatable {
         public var folder = "cache"
         /// How long a rendered image is kept, never past the end of its window.
         public var expirySeconds = 900
+        /// Disk space the cache takes at most, counted in allocated blocks.
         public var maxMB = 512
+        /// Files the cache holds at most; 0 sizes it to the budget (``effectiveMaxFiles``).
+        public var maxFiles = 0
         public var maxStaleHours = 24
         /// `max-age` for stock and stale fallbacks, so that clients come back for the real photo soon.
         public var fallbackMaxAgeSeconds = 60
@@ -105,6 +108,15 @@ public struct Settings: Sendable, Equatable {
         public var renderedImagesMemoryMB = 128
         /// Rendered images' cache files held open for `sendfile` at most (each takes a descriptor).
         public var openFiles = 1024
+
+        /// Files at most when `maxFiles` is 0: one per 16 KiB of the budget (32,768 for 512 MB). Backdrop's files are
+        /// rendered images of tens of kilobytes and photos of hundreds; renders smaller than a block stay in memory.
+        public var effectiveMaxFiles: Int {
+            self.maxFiles > 0 ? self.maxFiles : max(1024, self.maxMB * 64)
+        }
+
+        /// Rendered entries smaller than this are kept in memory only: on disk each would take a whole block and an inode.
+        public static let smallestRenderOnDisk = 4096
     }
 
     /// Sharing one Flickr key's budget, searches and discoveries among replicas through PostgreSQL.

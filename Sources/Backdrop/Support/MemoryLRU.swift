@@ -1,4 +1,5 @@
-/// A byte-bounded least-recently-used cache whose concurrent misses for one key share one computation.
+/// A least-recently-used cache bounded in bytes and in entries, whose concurrent misses for one key share one
+/// computation. Every lookup, insertion and eviction takes constant time (``LRUIndex``).
 ///
 /// Waiting is cancellable: a waiter whose task is cancelled (its request's deadline passed) leaves at once. When the
 /// caller computing a value is cancelled, the computation is not wasted on the others' errors: one of the waiters takes
@@ -7,18 +8,19 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let value: Value
         let cost: Int
-        var lastUse: UInt64
     }
 
     private let budget: Int
+    private let maxEntries: Int
     private let cost: @Sendable (Value) -> Int
-    private var entries = [Key: Entry]()
+    private var entries = LRUIndex<Key, Entry>()
     private var waiting = [Key: [OneShot<Value>]]()
-    private var clock: UInt64 = 0
     public private(set) var totalCost = 0
 
-    public init(budget: Int, cost: @escaping @Sendable (Value) -> Int) {
+    /// At most `budget` in the units `cost` counts, and at most `maxEntries` entries.
+    public init(budget: Int, maxEntries: Int = .max, cost: @escaping @Sendable (Value) -> Int) {
         self.budget = budget
+        self.maxEntries = max(1, maxEntries)
         self.cost = cost
     }
 
@@ -28,11 +30,7 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     func waiterCount(for key: Key) -> Int { self.waiting[key]?.count ?? 0 }
 
     public func cached(_ key: Key) -> Value? {
-        guard var entry = self.entries[key] else { return nil }
-        self.clock += 1
-        entry.lastUse = self.clock
-        self.entries[key] = entry
-        return entry.value
+        self.entries.touch(key)?.value
     }
 
     /// The cached value, or the one `make` produces. While `make` runs for a key, other callers for that key wait
@@ -71,18 +69,15 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private struct Abandoned: Error {}
 
     public func remove(_ key: Key) {
-        if let old = self.entries.removeValue(forKey: key) { self.totalCost -= old.cost }
+        if let old = self.entries.remove(key) { self.totalCost -= old.cost }
     }
 
     public func insert(_ value: Value, for key: Key) {
         let cost = self.cost(value)
         guard cost <= self.budget else { return }
-        if let old = self.entries.removeValue(forKey: key) { self.totalCost -= old.cost }
-        self.clock += 1
-        self.entries[key] = Entry(value: value, cost: cost, lastUse: self.clock)
+        if let old = self.entries.set(Entry(value: value, cost: cost), for: key) { self.totalCost -= old.cost }
         self.totalCost += cost
-        while self.totalCost > self.budget, let oldest = self.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            self.entries.removeValue(forKey: oldest.key)
+        while self.totalCost > self.budget || self.entries.count > self.maxEntries, let oldest = self.entries.removeOldest() {
             self.totalCost -= oldest.value.cost
         }
     }

@@ -54,7 +54,7 @@ public struct FlickrPhotoSource: PhotoSource {
         self.metrics = metrics
         self.state = FlickrState(clock: clock)
         self.cells = MemoryLRU(budget: settings.cellCacheEntries) { _ in 1 }
-        self.downloads = MemoryLRU(budget: settings.downloadCacheMB << 20) { $0.count }
+        self.downloads = MemoryLRU(budget: settings.downloadCacheMB << 20, maxEntries: 4096) { $0.count + 256 }
     }
 
     public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
