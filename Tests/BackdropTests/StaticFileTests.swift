@@ -111,3 +111,49 @@ extension LiveServerTests {
         }
     }
 }
+
+/// The edges of HTTP/1.1 framing, answered from the head alone.
+extension LiveServerTests {
+    /// Sends `text` as it is, and reads everything until the server closes the connection (bounded by the raw client's
+    /// 20-second read timeout, so a server that waits for a body that never comes fails the test).
+    static func rawExchange(_ port: Int, _ text: String) throws -> (status: Int, text: String, seconds: Double) {
+        let socket = try RawHTTP.connect(port: port)
+        defer { RawHTTP.close(socket) }
+        let started = ContinuousClock.now
+        try RawHTTP.send(socket, text)
+        let answer = String(decoding: try RawHTTP.readToEnd(socket), as: UTF8.self)
+        let status = answer.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, answer, (ContinuousClock.now - started) / .seconds(1))
+    }
+
+    @Test func framingIsCheckedAndBodiesAreNotAwaited() async throws {
+        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeoutSeconds = 30 }) { port, _ in
+            let cases: [(String, String, Int)] = [
+                ("no Host", "GET /health HTTP/1.1\r\n\r\n", 400),
+                ("two Host fields", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+                ("a Host with a space", "GET /health HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+                ("Transfer-Encoding on HTTP/1.0", "GET /health HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+                ("a body declared over the limit", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n", 413),
+                ("the same expecting 100-continue", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\nExpect: 100-continue\r\n\r\n", 413),
+                ("an unknown expectation", "GET /health HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n", 417),
+                ("100-continue on a route that takes no body", "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n", 200),
+            ]
+            for (name, request, status) in cases {
+                // Each is answered at once and the connection closed: the raw read would time out after 20 s otherwise.
+                let answer = try Self.rawExchange(port, request)
+                #expect(answer.status == status, "\(name): \(answer.text.prefix(80))")
+                #expect(answer.seconds < 10, "\(name): answered from the head, without waiting for a body")
+                #expect(!answer.text.contains("100 Continue"), "\(name)")
+                if status != 200 { #expect(answer.text.contains("application/json") && answer.text.contains("\"error\""), "\(name)") }
+                #expect(answer.text.lowercased().contains("connection: close"), "\(name)")
+            }
+            // An empty Host (a target without authority) and HTTP/1.0 without Host are fine.
+            #expect(try Self.rawExchange(port, "GET /health HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n").status == 200)
+            #expect(try Self.rawExchange(port, "GET /health HTTP/1.0\r\n\r\n").status == 200)
+            // A refusal after a pipelined request: the first is answered, then the refusal, then the connection closes.
+            let pipelined = try Self.rawExchange(port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\n\r\n")
+            #expect(pipelined.text.hasPrefix("HTTP/1.1 200 OK"), "\(pipelined.text)")
+            #expect(pipelined.text.components(separatedBy: "HTTP/1.1 400 Bad Request").count == 2, "\(pipelined.text)")
+        }
+    }
+}

@@ -12,7 +12,12 @@ import NIOHTTP1
 ///   take no bodies, so nothing is lost by waiting);
 /// - makes the 400 that Hummingbird writes for a request the parser refused a JSON error like every other;
 /// - gives HTTP/1.0 what it expects of a connection: closed after the response unless the request asked for
-///   keep-alive (with `Connection: close` or `keep-alive` said in the response).
+///   keep-alive (with `Connection: close` or `keep-alive` said in the response);
+/// - answers from the head alone what needs no body (``RequestFraming``): a missing, repeated or malformed `Host`,
+///   `Transfer-Encoding` on HTTP/1.0, a body declared over the limit (413) or an unknown expectation (417), each as a
+///   JSON error after the answers owed before it, then the connection closes; a request that sends
+///   `Expect: 100-continue` is answered at once without its body (no route takes one) and the connection closes after
+///   the answer, so the client never waits for a `100 Continue` that would only lead to a body nobody reads.
 final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -27,8 +32,11 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var versions = CircularBuffer<HTTP10Connection>()
     /// A request with a body, held until the body has arrived whole.
     private var held: (head: HTTPRequestHead, body: [ByteBuffer], bytes: Int)?
-    /// Set once the connection is being refused (a body over the limit): nothing more is passed on.
+    /// Set once the connection is being refused (a body over the limit, bad framing), or its last request was answered
+    /// without its body: nothing more is passed on.
     private var refusing = false
+    /// A refusal to write once the answers owed before it have gone (pipelined requests).
+    private var pendingRefusal: RequestFraming.Refusal?
 
     private enum HTTP10Connection {
         case close, keepAlive, notHTTP10
@@ -42,6 +50,19 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard !self.refusing else { return }
         switch self.unwrapInboundIn(data) {
         case .head(let head):
+            if let refusal = RequestFraming.refusal(for: head, maxBody: Self.maxBody) {
+                self.timer.finished()
+                self.refuse(refusal, context: context)
+                return
+            }
+            if RequestFraming.expectsContinue(head) {
+                // Answered without its body, which is then never read: the connection closes after the answer.
+                self.timer.finished()
+                self.refusing = true
+                self.passOn(head, close: true, context: context)
+                context.fireChannelRead(self.wrapInboundOut(.end(nil)))
+                return
+            }
             let hasBody = head.headers.contains(name: "transfer-encoding") || head.headers["content-length"].contains { $0 != "0" }
             self.timer.progressed(context: context, expectingMore: hasBody)
             if hasBody {
@@ -57,7 +78,8 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             held.bytes += buffer.readableBytes
             guard held.bytes <= Self.maxBody else {
-                self.refuse(context: context)
+                self.refuse(RequestFraming.Refusal(status: .payloadTooLarge, message: "request bodies are limited to \(Self.maxBody) bytes"),
+                            context: context)
                 return
             }
             held.body.append(buffer)
@@ -85,6 +107,7 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !self.refusing else { return }  // what follows a refusal is not read: its errors answer nothing
         self.held = nil  // a malformed request is refused whole: nothing of it was passed on
         context.fireErrorCaught(error)
     }
@@ -108,6 +131,12 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
             context.write(self.wrapOutboundOut(.head(head)), promise: promise)
         case .end:
             let closing = self.versions.popFirst() == .close
+            if self.versions.isEmpty, let refusal = self.pendingRefusal {
+                context.write(data, promise: promise)
+                self.pendingRefusal = nil
+                self.writeRefusal(refusal, context: context)
+                return
+            }
             guard closing else {
                 if self.versions.isEmpty { self.timer.idle(context: context) }
                 context.write(data, promise: promise)
@@ -115,15 +144,17 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             let written = promise ?? context.eventLoop.makePromise()
             context.write(data, promise: written)
-            let channel = context.channel
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            let (channel, linger) = (context.channel, self.refusing)
+            written.futureResult.whenComplete { _ in Self.close(channel, lingering: linger) }
         default:
             context.write(data, promise: promise)
         }
     }
 
-    private func passOn(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        if head.version.major == 1, head.version.minor == 0 {
+    private func passOn(_ head: HTTPRequestHead, close: Bool = false, context: ChannelHandlerContext) {
+        if close {
+            self.versions.append(.close)
+        } else if head.version.major == 1, head.version.minor == 0 {
             self.versions.append(head.isKeepAlive ? .keepAlive : .close)
         } else {
             self.versions.append(.notHTTP10)
@@ -131,14 +162,39 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.fireChannelRead(self.wrapInboundOut(.head(head)))
     }
 
-    /// A body over the limit: answered 413 here and the connection closed (the rest of the body is not read).
-    private func refuse(context: ChannelHandlerContext) {
+    /// Refuses the connection's current request with `refusal` (after the answers owed before it) and closes the
+    /// connection; nothing more of it is read.
+    private func refuse(_ refusal: RequestFraming.Refusal, context: ChannelHandlerContext) {
         self.refusing = true
         self.held = nil
-        let head = HTTPResponseHead(version: .http1_1, status: .payloadTooLarge, headers: ["connection": "close"])
-        self.writeError(head: head, message: "request bodies are limited to \(Self.maxBody) bytes", context: context, promise: nil)
+        if self.versions.isEmpty {
+            self.writeRefusal(refusal, context: context)
+        } else {
+            self.pendingRefusal = refusal
+        }
+    }
+
+    private func writeRefusal(_ refusal: RequestFraming.Refusal, context: ChannelHandlerContext) {
+        let head = HTTPResponseHead(version: .http1_1, status: refusal.status, headers: ["connection": "close"])
+        self.writeError(head: head, message: refusal.message, context: context, promise: nil)
         let channel = context.channel
-        context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in Self.close(channel, lingering: true) }
+    }
+
+    /// How long a connection refused before its body was read keeps reading (and dropping) what the client still sends.
+    static let linger = TimeAmount.seconds(2)
+
+    /// Closes `channel`; `lingering`, while the client may still be sending a body nobody reads: the answer is followed
+    /// by a half-close and the rest of the input is read and dropped until the client closes (or ``linger`` has passed),
+    /// as nginx's lingering close does, so that the client's unread bytes do not make the kernel reset the connection
+    /// and discard the answer before the client has read it.
+    private static func close(_ channel: any Channel, lingering: Bool) {
+        guard lingering else {
+            channel.close(promise: nil)
+            return
+        }
+        channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: self.linger) { channel.close(promise: nil) }
     }
 
     /// `head` with a JSON error body, as ``APIError`` writes them.
