@@ -2,6 +2,7 @@ import ArgumentParser
 import Backdrop
 import Foundation
 import Logging
+import NIOCore
 
 @main
 struct BackdropCommand: AsyncParsableCommand {
@@ -41,6 +42,18 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(3)
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as IOError where [EADDRINUSE, EADDRNOTAVAIL, EACCES].contains(error.errnoCode) {
+            let reason = switch error.errnoCode {
+            case EADDRINUSE: "the port is in use"
+            case EACCES: "permission denied (ports below 1024 need privileges)"
+            default: "the address is not one of this machine's"
+            }
+            let key = error.errnoCode == EADDRNOTAVAIL ? "server.host (BACKDROP_HOST, --host)" : "server.port (BACKDROP_PORT, --port)"
+            FileHandle.standardError.write(Data("backdrop: configuration error: \(key): cannot listen on \(settings.server.host):\(settings.server.port): \(reason)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as SocketAddressError.UnknownHost {
+            FileHandle.standardError.write(Data("backdrop: configuration error: server.host (BACKDROP_HOST, --host): \"\(settings.server.host.prefix(100))\" is not an address or a name that resolves (\(error))\n".utf8))
             throw ExitCode(2)
         }
     }

@@ -70,6 +70,14 @@ struct SettingsTests {
         (#"{"flickr": {"extraImageHosts": [1]}}"#, "flickr.extraImageHosts"),
         (#"{"cluster": {"postgresURL": "mysql://u:p@h/db"}}"#, "cluster.postgresURL"),
         (#"{"cluster": {"leaseSeconds": 0}}"#, "cluster.leaseSeconds"),
+        (#"{"cluster": {"leaseSeconds": 5}}"#, "cluster.leaseSeconds"),
+        (#"{"flickr": {"requestDeadlineSeconds": 20}}"#, "cluster.leaseSeconds"),
+        (#"{"server": {"port": 1, "host": "a", "port": 2}}"#, "server.port"),
+        (#"{"render": {}, "render": {}}"#, "render"),
+        (#"{"cluster": {"postgresURL": "", "\u0070ostgresURL": ""}}"#, "cluster.postgresURL"),
+        (#"{"flickr": {"extraImageHosts": ["http://a b"]}}"#, "flickr.extraImageHosts"),
+        (#"{"flickr": {"extraImageHosts": ["images.example.com:8080"]}}"#, "flickr.extraImageHosts"),
+        (#"{"flickr": {"extraImageHosts": ["-bad.example.com"]}}"#, "flickr.extraImageHosts"),
         (#"{"cluster": {"timeoutSeconds": 31}}"#, "cluster.timeoutSeconds"),
         (#"{"cluster": {"expectedReplicas": 0}}"#, "cluster.expectedReplicas"),
     ])
@@ -77,6 +85,13 @@ struct SettingsTests {
         let error = try #require(Self.configError(json))
         #expect(error.key == key)
         #expect(error.description.hasPrefix(key))
+    }
+
+    @Test func wellFormedHostsAndDistinctKeysAtDifferentLevelsAreAccepted() throws {
+        let settings = try Self.parse(#"{"flickr": {"extraImageHosts": ["localhost", "images.example.com", "10.1.2.3", "::1"]}, "server": {"port": 8080}}"#)
+        #expect(settings.flickr.extraImageHosts.count == 4)
+        #expect(JSONValue.firstDuplicateKey(in: Data(#"{"a": {"b": 1}, "c": {"b": 2}, "d": [{"b": 1}, {"b": 2}], "e": "{\"a\": 1}"}"#.utf8)) == nil)
+        #expect(JSONValue.firstDuplicateKey(in: Data(#"{"a": {"b": [1, {"c": 1, "c": 2}]}}"#.utf8)) == "a.b.c")
     }
 
     @Test func malformedJSONIsAnError() throws {

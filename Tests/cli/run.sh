@@ -32,33 +32,47 @@ wait_for_text() {
   return 1
 }
 
-# Runs the binary expecting it to exit non-zero within 30 s with TEXT on stderr.
+# Runs the binary expecting it to exit with code CODE (2: configuration, 3: stock photos) within 30 s with TEXT on
+# stderr. A crash, a hang or another code fails.
 expect_refusal() {
-  local name=$1 text=$2; shift 2
+  local name=$1 text=$2 code=$3; shift 3
   local out rc
   out=$(cd "$WORK" && timeout 30 "$@" 2>&1 >/dev/null)
   rc=$?
-  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q -- "$text" <<<"$out"; then pass "$name"; else fail "$name (exit $rc)" "$out"; fi
+  if [ $rc -eq "$code" ] && grep -q -- "$text" <<<"$out"; then pass "$name (exit $rc)"; else fail "$name (exit $rc, expected $code)" "$out"; fi
 }
 
 echo "cli: checking $BIN"
 
 # --- configuration errors name the key and exit non-zero
 printf '{"server": {"port": 99999}}' > "$WORK/range.json"
-expect_refusal "out-of-range value names server.port" "server.port" "$BIN" serve --config "$WORK/range.json"
+expect_refusal "out-of-range value names server.port" "server.port" 2 "$BIN" serve --config "$WORK/range.json"
 printf '{"render": {"blurr": 1}}' > "$WORK/unknown.json"
-expect_refusal "unknown key names render.blurr" "render.blurr" "$BIN" serve --config "$WORK/unknown.json"
+expect_refusal "unknown key names render.blurr" "render.blurr" 2 "$BIN" serve --config "$WORK/unknown.json"
 printf '{"photos": {"geohashPrecision": "five"}}' > "$WORK/type.json"
-expect_refusal "wrong type names photos.geohashPrecision" "photos.geohashPrecision" "$BIN" serve --config "$WORK/type.json"
+expect_refusal "wrong type names photos.geohashPrecision" "photos.geohashPrecision" 2 "$BIN" serve --config "$WORK/type.json"
 printf '{"server": {' > "$WORK/broken.json"
-expect_refusal "malformed JSON is refused" "not valid JSON" "$BIN" serve --config "$WORK/broken.json"
-expect_refusal "missing config file is refused" "cannot read config file" "$BIN" serve --config "$WORK/nope.json"
-expect_refusal "bad BACKDROP_PORT names the variable" "BACKDROP_PORT" env BACKDROP_PORT=eighty "$BIN" serve --config "$ROOT/config.json"
+expect_refusal "malformed JSON is refused" "not valid JSON" 2 "$BIN" serve --config "$WORK/broken.json"
+expect_refusal "missing config file is refused" "cannot read config file" 2 "$BIN" serve --config "$WORK/nope.json"
+expect_refusal "bad BACKDROP_PORT names the variable" "BACKDROP_PORT" 2 env BACKDROP_PORT=eighty "$BIN" serve --config "$ROOT/config.json"
+printf '{"server": {"port": 8080, "host": "127.0.0.1", "port": 8081}}' > "$WORK/twice.json"
+expect_refusal "a key given twice is named" "server.port" 2 "$BIN" serve --config "$WORK/twice.json"
+printf '{"flickr": {"extraImageHosts": ["http://a b"]}}' > "$WORK/hosts.json"
+expect_refusal "a malformed image host is named" "flickr.extraImageHosts" 2 "$BIN" serve --config "$WORK/hosts.json"
+printf '{"cluster": {"leaseSeconds": 1}}' > "$WORK/lease.json"
+expect_refusal "a lease not above the request deadline is named" "cluster.leaseSeconds" 2 "$BIN" serve --config "$WORK/lease.json"
+python3 -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' > "$WORK/busy.port" &
+BUSY=$!
+for _ in $(seq 100); do [ -s "$WORK/busy.port" ] && break; sleep 0.1; done
+expect_refusal "a port in use names server.port" "server.port" 2 "$BIN" serve --config "$ROOT/config.json" --port "$(cat "$WORK/busy.port")"
+kill $BUSY 2>/dev/null
+expect_refusal "an address not of this machine names server.host" "server.host" 2 env BACKDROP_HOST=192.0.2.1 "$BIN" serve --config "$ROOT/config.json"
+expect_refusal "a host that does not resolve names server.host" "server.host" 2 "$BIN" serve --config "$ROOT/config.json" --host "no such host"
 printf '{"photos": {"stockFolder": "%s/empty"}}' "$WORK" > "$WORK/nostock.json"
 mkdir -p "$WORK/empty"
-expect_refusal "empty stock folder refuses to start" "no stock photos" "$BIN" serve --config "$WORK/nostock.json"
+expect_refusal "empty stock folder refuses to start" "no stock photos" 3 "$BIN" serve --config "$WORK/nostock.json"
 printf '{"photos": {"stockFolder": "%s/missing"}}' "$WORK" > "$WORK/missingstock.json"
-expect_refusal "missing stock folder refuses to start" "does not exist" "$BIN" serve --config "$WORK/missingstock.json"
+expect_refusal "missing stock folder refuses to start" "does not exist" 3 "$BIN" serve --config "$WORK/missingstock.json"
 
 # --- a real server: environment overrides the file, the flag overrides the environment
 PORT=$(free_port)

@@ -37,3 +37,50 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 }
+
+extension JSONValue {
+    /// The dotted path of the first key that appears twice in one object of `data` (`server.port`), or nil. JSON
+    /// decoders keep one of the two silently; a config file that says a setting twice is a mistake to name. Run on text
+    /// that parses as JSON (so it need not check the grammar).
+    static func firstDuplicateKey(in data: Data) -> String? {
+        struct Frame {
+            let isObject: Bool
+            let path: String
+            var keys = Set<String>()
+            var expectingKey = true
+            var lastKey = ""
+        }
+        let bytes = [UInt8](data)
+        var frames = [Frame]()
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let parent = frames.last
+                let path = parent.map { $0.isObject ? ($0.path.isEmpty ? $0.lastKey : "\($0.path).\($0.lastKey)") : $0.path } ?? ""
+                frames.append(Frame(isObject: bytes[index] == UInt8(ascii: "{"), path: path))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                _ = frames.popLast()
+            case UInt8(ascii: ","):
+                if !frames.isEmpty { frames[frames.count - 1].expectingKey = true }
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                if var frame = frames.last, frame.isObject, frame.expectingKey {
+                    let raw = Data(bytes[index...min(end, bytes.count - 1)])
+                    let key = (try? JSONDecoder().decode(String.self, from: raw)) ?? String(decoding: raw, as: UTF8.self)
+                    if frame.keys.contains(key) { return frame.path.isEmpty ? key : "\(frame.path).\(key)" }
+                    frame.keys.insert(key)
+                    frame.lastKey = key
+                    frame.expectingKey = false
+                    frames[frames.count - 1] = frame
+                }
+                index = end
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+}

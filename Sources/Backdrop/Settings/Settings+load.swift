@@ -42,6 +42,9 @@ extension Settings {
         } catch {
             throw ConfigError(key: "", "\(source) is not valid JSON (\(Self.describe(error)))")
         }
+        if let duplicate = JSONValue.firstDuplicateKey(in: data) {
+            throw ConfigError(key: duplicate, "is given twice in \(source)")
+        }
         var root = try ConfigReader(json, path: "")
         var settings = Settings()
         if var section = try root.section("server") {
@@ -118,6 +121,9 @@ extension Settings {
             flickr.requestDeadlineSeconds = try section.double("requestDeadlineSeconds", default: flickr.requestDeadlineSeconds, in: 0.1...120)
             flickr.maxDownloadMB = try section.int("maxDownloadMB", default: flickr.maxDownloadMB, in: 1...200)
             flickr.extraImageHosts = try section.strings("extraImageHosts", default: flickr.extraImageHosts)
+            for host in flickr.extraImageHosts where !Self.isHostName(host) {
+                throw ConfigError(key: "flickr.extraImageHosts", "\"\(host.prefix(60))\" is not a host name (a name such as images.example.com or an IP address, no scheme, path or port)")
+            }
             flickr.downloadCacheMB = try section.int("downloadCacheMB", default: flickr.downloadCacheMB, in: 1...65536)
             flickr.cellCacheEntries = try section.int("cellCacheEntries", default: flickr.cellCacheEntries, in: 1...10_000_000)
             settings.flickr = flickr
@@ -144,10 +150,23 @@ extension Settings {
             try section.rejectUnknownKeys()
         }
         try root.rejectUnknownKeys()
+        guard settings.cluster.leaseSeconds > settings.flickr.requestDeadlineSeconds else {
+            throw ConfigError(key: "cluster.leaseSeconds", "must be more than flickr.requestDeadlineSeconds (\(settings.flickr.requestDeadlineSeconds) s), so that a live replica's search ends before its lease; got \(settings.cluster.leaseSeconds)")
+        }
         return settings
     }
 
     /// Flickr licence ids allowed: those that permit a modified copy (never NoDerivs 3, 6, 13, 16).
+    /// A DNS name (letters, digits, hyphens, dots) or an IP address.
+    static func isHostName(_ text: String) -> Bool {
+        if IPRange.bytes(text) != nil { return true }
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        return !text.isEmpty && text.utf8.count <= 253 && labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        }
+    }
+
     private static func checkLicenses(_ list: String) throws {
         for item in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let id = Int(item.trimmingCharacters(in: .whitespaces)), (0...16).contains(id) else {
