@@ -76,6 +76,8 @@ bench: bench-deps
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
+	python3 Benchmarks/cache_flood.py --backdrop .build/release/backdrop
+	python3 Benchmarks/memory.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
 

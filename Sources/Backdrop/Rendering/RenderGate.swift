@@ -97,8 +97,15 @@ public final class RenderGate: Sendable {
             }
             for job in next { job.resume() }
         }
-        return try await self.pool.runIfActive(body)
+        let large = pixels >= Self.largeJob
+        return try await self.pool.runIfActive {
+            defer { if large { MallocTuning.returnFreeMemory() } }
+            return try body()
+        }
     }
+
+    /// Jobs this large (output pixels) hand their freed memory back to the system when done (``MallocTuning``).
+    static let largeJob = 1_000_000
 
     /// Jobs queued and running now (for tests and metrics).
     var load: (queued: Int, running: Int) {
