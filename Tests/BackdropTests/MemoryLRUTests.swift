@@ -49,4 +49,54 @@ struct MemoryLRUTests {
         let value = try await cache.value(for: "k") { 7 }
         #expect(value == 7)
     }
+
+    @Test func theEntryCapEvictsTheOldestWhateverTheirCost() async {
+        let cache = MemoryLRU<Int, Int>(budget: 1_000_000, maxEntries: 3) { _ in 1 }
+        for key in 0..<5 { await cache.insert(key, for: key) }
+        #expect(await cache.count == 3)
+        #expect(await cache.cached(1) == nil)
+        #expect(await cache.cached(2) == 2)
+        #expect(await cache.cached(4) == 4)
+    }
+
+    /// The ordering behind every cache, against a plain array kept in the same order, through random operations.
+    @Test func theIndexKeepsLeastRecentlyUsedOrderInEveryOperation() {
+        var index = LRUIndex<Int, String>()
+        var model = [Int]()  // least recent first
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<5000 {
+            let key = Int.random(in: 0..<50, using: &generator)
+            switch step % 5 {
+            case 0, 1:
+                index.set("v\(key)", for: key)
+                model.removeAll { $0 == key }
+                model.append(key)
+            case 2:
+                let found = index.touch(key)
+                #expect((found != nil) == model.contains(key))
+                if found != nil {
+                    model.removeAll { $0 == key }
+                    model.append(key)
+                }
+            case 3:
+                #expect((index.remove(key) != nil) == model.contains(key))
+                model.removeAll { $0 == key }
+            default:
+                if Bool.random(using: &generator) {
+                    let oldest = index.removeOldest()
+                    #expect(oldest?.key == model.first)
+                    if !model.isEmpty { model.removeFirst() }
+                } else if !model.contains(key) {
+                    index.set("old\(key)", for: key, asOldest: true)
+                    model.insert(key, at: 0)
+                }
+            }
+            #expect(index.count == model.count)
+            #expect(index.oldest?.key == model.first)
+        }
+        var drained = [Int]()
+        while let oldest = index.removeOldest() { drained.append(oldest.key) }
+        #expect(drained == model)
+        #expect(index.isEmpty && index.entries.isEmpty)
+    }
 }
