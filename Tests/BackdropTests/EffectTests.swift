@@ -4,6 +4,17 @@ import Testing
 
 @Suite("Light effect, resampling and blending")
 struct EffectTests {
+    @Test("each style's constants are the README's", arguments: EffectStyle.allCases)
+    func constantsAreTheREADMEs(_ style: EffectStyle) {
+        let readme = ReferenceEffect.constants(style)
+        #expect(style.radiusPoints == readme.radiusPoints)
+        #expect(style.saturation == readme.saturation)
+        #expect(style.tint?.white ?? 0 == readme.tint.white && style.tint?.alpha ?? 0 == readme.tint.alpha)
+        for height in [568, 1136, 1953, 41] {
+            #expect(EffectStyle.boxWidth(radius: style.radius(outputHeight: height)) == ReferenceEffect.boxWidth(style, height: height))
+        }
+    }
+
     @Test func boxWidthFollowsTheDefinition() {
         #expect(EffectStyle.boxWidth(radius: 60) == 113)
         #expect(EffectStyle.boxWidth(radius: 30) == 57)

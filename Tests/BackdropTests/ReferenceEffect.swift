@@ -1,10 +1,35 @@
 @testable import Backdrop
 
-/// The light effect exactly as defined, in Double at full resolution: three box blurs of odd integer width d
-/// with edge extension (horizontal and vertical), saturation with Rec.709 luma, clamp, tint, then the blend.
+/// The light effect exactly as the README defines it, in Double at full resolution, with its own constants (none read
+/// from the production code, so that a wrong constant there fails the fidelity tests): three box blurs of odd integer
+/// width d with edge extension (horizontal and vertical), saturation with Rec.709 luma, clamp, tint, then the blend.
 enum ReferenceEffect {
+    /// The README's numbers: blur radius in points of a 568-point screen, saturation, and the tint (white, alpha).
+    struct Constants {
+        let radiusPoints: Double
+        let saturation: Double
+        let tint: (white: Double, alpha: Double)
+    }
+
+    static func constants(_ style: EffectStyle) -> Constants {
+        switch style {
+        case .light: Constants(radiusPoints: 30, saturation: 1.8, tint: (1.0, 0.3))
+        case .extralight: Constants(radiusPoints: 20, saturation: 1.8, tint: (0.97, 0.82))
+        case .dark: Constants(radiusPoints: 20, saturation: 1.8, tint: (0.11, 0.73))
+        case .none: Constants(radiusPoints: 30, saturation: 1, tint: (0, 0))
+        }
+    }
+
+    /// `d = floor(r * 3 * sqrt(2 * pi) / 4 + 0.5)`, made odd, for the radius `r` scaled to the output height.
+    static func boxWidth(_ style: EffectStyle, height: Int) -> Int {
+        let r = self.constants(style).radiusPoints * Double(height) / 568
+        var d = Int((r * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
+        if d % 2 == 0 { d += 1 }
+        return max(d, 1)
+    }
+
     static func render(_ sharp: RGBImage, style: EffectStyle, blur p: Double) -> RGBImage {
-        let d = EffectStyle.boxWidth(radius: style.radius(outputHeight: sharp.height))
+        let d = self.boxWidth(style, height: sharp.height)
         let (w, h) = (sharp.width, sharp.height)
         var values = sharp.pixels.map(Double.init)
         values.withUnsafeMutableBufferPointer { v in
@@ -15,8 +40,9 @@ enum ReferenceEffect {
                     for x in 0..<w { for c in 0..<3 { box(v, start: x * 3 + c, count: h, step: w * 3, width: d, line: line) } }
                 }
             }
-            let s = style.saturation
-            let (white, alpha) = style.tint ?? (0, 0)
+            let constants = Self.constants(style)
+            let s = constants.saturation
+            let (white, alpha) = constants.tint
             for i in stride(from: 0, to: v.count, by: 3) {
                 let luma = 0.2126 * v[i] + 0.7152 * v[i + 1] + 0.0722 * v[i + 2]
                 for c in 0..<3 {
