@@ -189,11 +189,23 @@ struct HTTPTests {
     }
 
     @Test func edgesOfTheValidRangesAreAccepted() async throws {
+        // Each edge is answered for the place and blur it names: the cell (X-Backdrop-Cell, "none" without a place) and
+        // the blur in the canonical cell URL, computed here by hand.
+        let cases: [(query: String, cell: String, blur: String)] = [
+            ("lat=90&lon=180", "zzzzz", "blur=1&"), ("lat=-90&lon=-180", "00000", "blur=1&"), ("lat=%2B1.5&lon=.5", "s022e", "blur=1&"),
+            ("lat=0&lon=-0.", "s0000", "blur=1&"), ("blur=0&width=2048&height=1953", "none", "blur=0&"), ("width=2000&height=2000", "none", "blur=1&"),
+            ("blur=1.00&width=1&height=1", "none", "blur=1&"), ("lat=1e1&lon=-1.5E-3&blur=5e-1", "eczbz", "blur=0.5&"),
+            ("style=extralight&width=8&height=8", "none", "blur=1&"), ("lat=1&lon=2&", "s01mt", "blur=1&"), ("", "none", "blur=1&"),
+            ("lat=1&lon=2&blur=0.004", "s01mt", "blur=0&"), ("lat=1&lon=2&blur=0.996", "s01mt", "blur=1&"), ("lat=1&lon=2&blur=0.125", "s01mt", "blur=0.13&"),
+        ]
         try await Self.withApp { client in
-            for query in ["lat=90&lon=180", "lat=-90&lon=-180", "lat=%2B1.5&lon=.5", "lat=0&lon=-0.", "blur=0&width=2048&height=1953", "width=2000&height=2000",
-                          "blur=1.00&width=1&height=1", "lat=1e1&lon=-1.5E-3&blur=5e-1", "style=extralight&width=8&height=8", "lat=1&lon=2&", ""] {
+            for (query, cell, blur) in cases {
                 let answer = try await Self.get(client, "/background?\(query)")
                 #expect(answer.status == .ok, "\(query)")
+                #expect(answer.headers[BackdropHeaders.cell] == cell, "\(query)")
+                let link = answer.headers[BackdropHeaders.link] ?? ""
+                #expect(link.contains(blur), "\(query): \(link)")
+                if cell != "none" { #expect(link.contains("cell=\(cell)&"), "\(query): \(link)") }
             }
         }
     }
