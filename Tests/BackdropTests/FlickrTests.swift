@@ -272,6 +272,10 @@ struct FlickrTests {
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 1)
             #expect(records.all.contains { $0.message.contains("Flickr search failed") })
+            // The JSON says the same: a stock photo stands in.
+            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)&\(Self.small)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
+            #expect(info.status == .ok && json["source"] as? String == "stock", "\(json["source"] ?? "none")")
         }
     }
 
@@ -397,10 +401,12 @@ struct FlickrTests {
             [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))] + Self.results(flickr, "truncated.jpg")
         }) { _, client, records in
             var seen = ""
-            for query in ["\(Self.paris)&\(Self.small)", "lat=10&lon=10&\(Self.small)", "lat=abc&lon=1", "lat=20&lon=20&\(Self.small)"] {
-                let answer = try await HTTPTests.get(client, "/background?\(query)")
+            for target in ["/background?\(Self.paris)&\(Self.small)", "/background?lat=10&lon=10&\(Self.small)", "/background?lat=abc&lon=1",
+                           "/background?lat=20&lon=20&\(Self.small)", "/background.json?lat=30&lon=30&\(Self.small)", "/background.json?lat=x",
+                           "/metrics", "/health"] {
+                let answer = try await HTTPTests.get(client, target)
                 seen += answer.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-                seen += String(decoding: answer.body.prefix(4096).filter { $0 < 128 }, as: UTF8.self)
+                seen += String(decoding: answer.body.prefix(1 << 20).filter { $0 < 128 }, as: UTF8.self)
             }
             seen += records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
             #expect(!seen.contains(Self.key) && !seen.contains(Self.secret))

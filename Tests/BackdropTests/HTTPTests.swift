@@ -216,6 +216,11 @@ struct HTTPTests {
             #expect(health.status == .ok)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
             #expect(json["status"] as? String == "ok" && json["version"] as? String == Backdrop.version)
+            // As many stock photos as the folder has numbers (counted here from the file names), and no database.
+            let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.stockFolder.path).filter { $0.hasSuffix(".png") }
+            let numbers = Set(names.map { $0.prefix { $0.isNumber } }).filter { !$0.isEmpty }
+            #expect(numbers.count >= 1 && json["stockPhotos"] as? Int == numbers.count, "\(json)")
+            #expect(json["cluster"] as? String == "local")
 
             let page = try await Self.get(client, "/")
             #expect(page.status == .ok)
