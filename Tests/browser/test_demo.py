@@ -100,7 +100,9 @@ def main():
                   blurred[2] == "inline" and blurred[3].startswith("data:image/webp;base64,") and 0 < blurred[1] <= 2048, str(blurred))
             requests = driver.execute_script("return performance.getEntriesByType('resource').map(e => [e.name, e.encodedBodySize])")
             backgrounds = [r for r in requests if "/background" in r[0]]
-            check("the page makes no request for a blur=1 image", not any("blur=1" in r[0] for r in backgrounds), str(backgrounds))
+            check("the page asks for the JSON and the sharp image, and for no blur=1 image",
+                  any("/background.json" in r[0] for r in backgrounds) and any("format=avif" in r[0] for r in backgrounds)
+                  and not any("blur=1" in r[0] for r in backgrounds), str(backgrounds))
             after = sum(size for url, size in backgrounds)
             # The same page before "Light delivery": the JSON without the preview, and both layers as PNG.
             size = f"width={viewport[0]}&height={viewport[1]}"

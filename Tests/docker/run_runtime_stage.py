@@ -477,7 +477,11 @@ def serve_checks(stage, work):
                   f"{search[:120]} {stand_in.handshake_errors[:1]}")
             # A request is in flight (its search held by the stand-in): the stop signal must let it finish.
             container.process.send_signal(getattr(signal, stage.stop_signal))
-            alive = container.process.poll() is None
+            try:  # a second's look: the process must not exit while its request is held
+                container.process.wait(timeout=1.0)
+                alive = False
+            except subprocess.TimeoutExpired:
+                alive = True
             stand_in.release.set()
             client.join(30)
             status, headers, body = answer.get("value", (None, {}, b""))
