@@ -201,9 +201,21 @@ struct LiveServerTests {
 
     @Test func oversizedHeadersAreRefused() async throws {
         try await Self.withLiveApp { port, _ in
-            let big = String(repeating: "a", count: 32 << 10)
-            let answer = try Self.get(port, "/health", "X-Big: \(big)")
-            #expect(answer.status == 400 || answer.status == 431)
+            func value(_ count: Int) -> String { String(repeating: "a", count: count) }
+            func refused(_ answer: RawHTTP.Response) -> Bool { answer.status == 400 || answer.status == 431 }
+            // A field's value: 8 KiB is accepted, one byte more refused.
+            #expect(try Self.get(port, "/health", "X-Big: \(value(8 << 10))").status == 200)
+            #expect(try refused(Self.get(port, "/health", "X-Big: \(value((8 << 10) + 1))")))
+            // The target and all fields' names and values: 16 KiB in all is accepted ("/health" is 7 of them, "Host" and
+            // "localhost" 13), one byte more refused.
+            let third = (16 << 10) - 7 - 13 - 3 * 3 - 2 * 5454
+            #expect(try Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third))").status == 200)
+            #expect(try refused(Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third + 1))")))
+            // 100 fields (Host and 99 more) are accepted, 101 refused.
+            let fields = (0..<100).map { "X-\($0): 1" }
+            #expect(try RawHTTP.exchange(port: port, [("GET", "/health", Array(fields.prefix(99)))]).first?.status == 200)
+            let overflow = try #require(try RawHTTP.exchange(port: port, [("GET", "/health", fields)]).first)
+            #expect(refused(overflow))
             #expect(try Self.get(port, "/health").status == 200)
         }
     }
