@@ -78,6 +78,7 @@ bench: bench-deps
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 	python3 Benchmarks/cache_flood.py --backdrop .build/release/backdrop
 	python3 Benchmarks/memory.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
+	python3 Tests/cli/hostile_clients.py .build/release/backdrop --bench
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
 

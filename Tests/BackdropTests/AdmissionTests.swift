@@ -165,12 +165,14 @@ struct AdmissionTests {
         let clock = MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
         let state = FlickrState(clock: clock)
         let key = FlickrState.CellKey(cell: "u09tv", window: 1)
-        await state.noteLease(key, until: clock.now().addingTimeInterval(5))
+        await state.noteLeaseElsewhere(key, until: clock.now().addingTimeInterval(5))
         await state.noteTimeout(for: key)
         await state.noteTimeout(for: key)  // a second request that gave up on the same lease: still the lease's end
         #expect(await !state.mayCall(key), "the other replica's lease still runs")
         clock.advance(5)
         #expect(await state.mayCall(key), "its lease has run out: this replica takes the search over")
+        #expect(await state.endLeaseWait(key) == clock.now().addingTimeInterval(-5), "waiting since the first sight of the lease")
+        #expect(await state.endLeaseWait(key) == nil)
 
         let other = FlickrState.CellKey(cell: "u09tw", window: 1)
         await state.noteTimeout(for: other)

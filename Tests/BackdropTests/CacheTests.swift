@@ -65,6 +65,20 @@ struct CacheTests {
         #expect(CacheEntry.decode([]) == nil)
     }
 
+    @Test func evictionsAndBytesAreCounted() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let metrics = BackdropMetrics()
+        let cache = Self.cache(folder, budget: 3 * CacheFileIO.block, metrics: metrics)
+        await cache.rebuildIndex()
+        for key in ["a", "b", "c", "d", "e"] { await cache.write(Self.entry(key)) }
+        await cache.write(Self.entry("p", kind: .photo))
+        #expect(Self.metric(metrics, #"backdrop_cache_evictions_total{kind="render"}"#) == 3)
+        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="render"}"#) == Double(2 * CacheFileIO.block))
+        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="photo"}"#) == Double(CacheFileIO.block))
+        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="source"}"#) == 0)
+    }
+
     @Test func leastRecentlyUsedEntriesGoFirstWithinTheBudget() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -121,7 +121,7 @@ def closed_means_closed(binary):
 
 def client_gone_mid_request(binary):
     print("a client that goes takes its request with it")
-    with BackdropServer(binary, settings={"flickr": {"requestDeadlineSeconds": 20}}) as server:
+    with BackdropServer(binary, settings={"flickr": {"requestDeadlineSeconds": 12}}) as server:
         server.flickr_control(hang=1)
         try:
             gone = lambda: metric(server.metrics(), 'backdrop_requests_total{route="/background",status="499"}')  # noqa: E731
@@ -131,7 +131,7 @@ def client_gone_mid_request(binary):
             left = time.monotonic()
             s.close()
             ended = wait_until(lambda: gone() == 1, 2)
-            check("its request ends at once (499), not at the 20-s deadline", ended, f"after {time.monotonic() - left:.2f} s")
+            check("its request ends at once (499), not at the 12-s deadline", ended, f"after {time.monotonic() - left:.2f} s")
         finally:
             server.flickr_control(hang=0)
 

@@ -209,8 +209,10 @@ def database_failing(replicas, flickr, db):
     for thread in threads:
         thread.start()
     try:
-        while len(answers) < 20:
-            time.sleep(0.05)  # let traffic run with the database up (bounded by the requests themselves)
+        until = time.monotonic() + 60
+        while len(answers) < 20 and time.monotonic() < until:
+            time.sleep(0.05)  # let traffic run with the database up, bounded
+        check("traffic runs with the database up", len(answers) >= 20, f"{len(answers)} answers in 60 s")
         # Rows of a window long over and budget slots from days ago: the clean-up after reconnecting deletes them.
         db.psql("INSERT INTO backdrop_cells (key_hash, cell, window_index, state, updated) VALUES ('old', 'zzzzz', 1, 'done', now());"
                 "INSERT INTO backdrop_calls (key_hash, minute, calls) VALUES ('old', 1, 1)")
@@ -218,15 +220,20 @@ def database_failing(replicas, flickr, db):
         degraded = all(r.wait_for_cluster("degraded", 15) for r in replicas)
         check("PostgreSQL stopped: /health says degraded on every replica", degraded,
               str([r.health().get("cluster") for r in replicas]))
+        connected = [r.metric("backdrop_cluster_connected") for r in replicas]
+        check("and backdrop_cluster_connected is 0 on every replica", connected == [0, 0, 0], str(connected))
         mark = len(answers)
-        while len(answers) < mark + 40:
-            time.sleep(0.05)
+        until = time.monotonic() + 60
+        while len(answers) < mark + 40 and time.monotonic() < until:
+            time.sleep(0.05)  # traffic with the database stopped, bounded
     finally:
         stop_requests.set()
         for thread in threads:
-            thread.join()
-    slow = [a for a in answers if a[0] != 200 or a[3] > DEADLINE + 2]
-    check("every request a 200 within the deadline while it stops", not slow and len(answers) >= 60,
+            thread.join(90)
+    # The promise: a request waits on the database at most cluster.timeoutSeconds (1 s here) in all; 3 s more for the
+    # search on the stand-in, the render and scheduling on a loaded machine (as with it frozen, below).
+    slow = [a for a in answers if a[0] != 200 or a[3] > 1.0 + 3]
+    check("every request a 200 within cluster.timeoutSeconds (plus 3 s for its own work) while it stops", not slow and len(answers) >= 60,
           f"{len(answers)} requests, {len(slow)} bad: {[(a[0], round(a[3], 2)) for a in slow[:5]]}")
     errors = sum(r.metric('backdrop_cluster_database_errors_total{operation="connect"}') or 0 for r in replicas)
     check("/metrics counts the database errors", errors >= 3, f"{errors:.0f} connect errors")
@@ -235,6 +242,8 @@ def database_failing(replicas, flickr, db):
     back = all(r.wait_for_cluster("postgres", 20) for r in replicas)
     check("PostgreSQL back: every replica shares again within the retry delay", back,
           str([r.health().get("cluster") for r in replicas]))
+    connected = [r.metric("backdrop_cluster_connected") for r in replicas]
+    check("and backdrop_cluster_connected is 1 on every replica", connected == [1, 1, 1], str(connected))
     deadline = time.monotonic() + 10
     leftovers = db.psql("SELECT count(*) FROM backdrop_cells WHERE key_hash = 'old'") + db.psql("SELECT count(*) FROM backdrop_calls WHERE key_hash = 'old'")
     while leftovers != "00" and time.monotonic() < deadline:
@@ -328,7 +337,10 @@ def takeover_at_defaults(binary, flickr, db, work):
         check("and serves it a Flickr photo soon after (not held on stock)", served is not None and served <= 17,
               f"{served:.2f} s" if served else "never")
         took_over = sum(r.metric('backdrop_cluster_lease_waits_total{outcome="took_over"}') or 0 for r in others)
-        check("a replica that waited out the dead replica's lease counts it as taken over", took_over >= 1, f"{took_over:.0f}")
+        waits = sum(r.metric("backdrop_cluster_lease_wait_seconds_count") or 0 for r in others)
+        longest = max((r.metric("backdrop_cluster_lease_wait_seconds_sum") or 0) for r in others)
+        check("a replica that waited out the dead replica's lease counts it as taken over, with the wait's length",
+              took_over >= 1 and waits >= 1 and longest >= 10, f"{took_over:.0f} taken over, {waits:.0f} waits timed, {longest:.1f} s")
         late = [a for a in answers if a[1] != 200 or a[3] > 10 + 1.5]
         check("every answer meanwhile is a 200 within the 10-s deadline (1.5 s margin for scheduling)",
               len(answers) > 20 and not late, f"{len(answers)} answers, {late[:3]}")
@@ -350,15 +362,19 @@ def main():
             settings = {"cluster": {"timeoutSeconds": 1}, "flickr": {"requestDeadlineSeconds": DEADLINE}}
             replicas = [Replica(binary, flickr, db.url, work, str(i), settings=settings).start() for i in range(3)]
             check("/health says postgres on every replica", all(r.health().get("cluster") == "postgres" for r in replicas))
-            shared_searches(replicas, flickr)
-            nginx_routing(replicas, work)
-            shared_budget(binary, flickr, db, work)
-            database_failing(replicas, flickr, db)
-            takeover_at_defaults(binary, flickr, db, work)
+            for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
+                               (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),
+                               (takeover_at_defaults, (binary, flickr, db, work))]:
+                try:
+                    part(*args)
+                except Exception as error:  # a driver's failure is a named failure, and the other parts still run
+                    check(f"{part.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
             logs = {f: open(os.path.join(work, f)).read() for f in os.listdir(work) if f.endswith(".log")}
             check("the password appears in no log", not any(db.password in t or "SECRETWORD" in t for t in logs.values()))
             outages = [len(re.findall(r"PostgreSQL cannot be reached", logs[f"replica-{i}.log"])) for i in range(3)]
             check("each replica logged each of the two outages once", outages == [2, 2, 2], f"lines per replica {outages}")
+    except Exception as error:
+        check("the cluster could be set up", False, f"{type(error).__name__}: {error}")
     finally:
         for replica in replicas:
             replica.stop()

@@ -34,7 +34,7 @@ def get(url, timeout=30, headers=None):
             return answer.status, dict(answer.headers), answer.read(), time.monotonic() - started
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read(), time.monotonic() - started
-    except OSError:
+    except Exception:  # refused, reset, timed out, or a malformed answer (http.client's errors are not all OSErrors)
         return 0, {}, b"", time.monotonic() - started
 
 

@@ -70,7 +70,7 @@ public struct FlickrPhotoSource: PhotoSource {
             await self.cells.insert(.restored(stored.photo), for: key)
             return stored.photo
         }
-        switch await self.lookup(cell, key: key, window: window) {
+        switch try await self.lookup(cell, key: key, window: window) {
         case .found(let finding):
             guard let photo = finding.photo(skipped: skipped) else { return try await self.stockFallback(place, window) }
             return photo
@@ -164,7 +164,9 @@ public struct FlickrPhotoSource: PhotoSource {
     }
 
     /// The cell's usable results, nothing usable, or Flickr cannot be asked now. A search stores the photo it leads to.
-    private func lookup(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async -> Lookup {
+    /// Throws only `CancellationError`: a request that gave up (its deadline passed) gets its fallback from the
+    /// deadline's path, counted once there.
+    private func lookup(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async throws -> Lookup {
         if let cached = await self.cells.cached(key) { return Lookup(cached) }
         guard await self.state.mayCall(key) else { return .unavailable }
         do {
@@ -178,6 +180,7 @@ public struct FlickrPhotoSource: PhotoSource {
             if await self.state.noteSuccess(for: key) { self.logger.notice("Flickr accepts the API key again") }
             return Lookup(result)
         } catch let error as FlickrError {
+            if Task.isCancelled { throw CancellationError() }
             if await self.state.noteFailure(error, for: key) {
                 self.logger.error("Flickr rejected the API key: serving stock photos, retrying at most once a minute")
             } else if error.kind != .invalidKey {
@@ -185,6 +188,7 @@ public struct FlickrPhotoSource: PhotoSource {
             }
             return .unavailable
         } catch {
+            if Task.isCancelled { throw CancellationError() }
             self.logger.warning("Flickr search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             return .unavailable
         }
@@ -225,21 +229,19 @@ public struct FlickrPhotoSource: PhotoSource {
     /// request's deadline cancels the wait). Each wait is noted, so that a request that gives up on the lease leaves
     /// the cell alone until the lease ends and no longer (``FlickrState/noteTimeout(for:)``).
     private func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
-        let started = ContinuousClock.now
         var pause = Self.firstPause
-        var waited = false
         while true {
             let claim = try await self.coordinator.claim(key, &allowance)
             guard case .wait(let seconds) = claim else {
-                await self.state.noteLease(key, until: nil)
-                if waited {
-                    if case .search = claim { self.metrics?.clusterLeaseWait("took_over", ContinuousClock.now - started) }
-                    if case .found = claim { self.metrics?.clusterLeaseWait("shared", ContinuousClock.now - started) }
+                // A wait on another replica's lease (by this request or an earlier one that gave up) ends here.
+                if let since = await self.state.endLeaseWait(key) {
+                    let waited = Duration.milliseconds(Int64(max(0, self.clock.now().timeIntervalSince(since)) * 1000))
+                    if case .search = claim { self.metrics?.clusterLeaseWait("took_over", waited) }
+                    if case .found = claim { self.metrics?.clusterLeaseWait("shared", waited) }
                 }
                 return claim
             }
-            waited = true
-            await self.state.noteLease(key, until: self.clock.now().addingTimeInterval(seconds))
+            await self.state.noteLeaseElsewhere(key, until: self.clock.now().addingTimeInterval(seconds))
             try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, seconds * 1000)))))
             pause = min(pause * 2, Self.longestPause)
         }

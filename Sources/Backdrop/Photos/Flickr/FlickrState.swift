@@ -16,8 +16,9 @@ actor FlickrState {
     private var keyRejectedAt: Date?
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
     private var retryAt = [CellKey: Date]()
-    /// The end of another replica's lease on a cell, as last seen by a request waiting on it.
-    private var leaseElsewhere = [CellKey: Date]()
+    /// The end of another replica's lease on a cell, as last seen by a request waiting on it, and since when this
+    /// replica has been waiting on it.
+    private var leaseElsewhere = [CellKey: (until: Date, since: Date)]()
     private var unusable = [CellKey: Int]()
 
     init(clock: any WallClock) {
@@ -48,10 +49,16 @@ actor FlickrState {
         return false
     }
 
-    /// Records that another replica's lease on `key` runs until `until` (nil: no other replica holds it).
-    func noteLease(_ key: CellKey, until: Date?) {
+    /// Records that another replica's lease on `key` runs until `until`.
+    func noteLeaseElsewhere(_ key: CellKey, until: Date) {
         self.prune(before: key.window)
-        self.leaseElsewhere[key] = until
+        self.leaseElsewhere[key] = (until, self.leaseElsewhere[key]?.since ?? self.clock.now())
+    }
+
+    /// The wait on another replica's lease on `key` is over (its result came, or this replica took the search over):
+    /// since when this replica had been waiting, or nil if it had not.
+    func endLeaseWait(_ key: CellKey) -> Date? {
+        self.leaseElsewhere.removeValue(forKey: key)?.since
     }
 
     /// Records that a request gave up waiting on `key` (its deadline passed). When it was waiting on another
@@ -60,7 +67,7 @@ actor FlickrState {
     func noteTimeout(for key: CellKey) {
         self.prune(before: key.window)
         let now = self.clock.now()
-        if let until = self.leaseElsewhere[key], until > now {
+        if let until = self.leaseElsewhere[key]?.until, until > now {
             self.retryAt[key] = until
         } else {
             self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
