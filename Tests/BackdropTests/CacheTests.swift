@@ -196,6 +196,15 @@ struct CacheTests {
         #expect(await cache.contains("photo-recent"))
         #expect(await !cache.contains("render-before"))
         #expect(await !cache.contains("photo-old"))
+        // cache.expirySeconds: a render of the current window older than the lifetime goes too.
+        let start = TimeWindow(containing: now, seconds: 900).start
+        let aged = Self.cache(folder, clock: FixedClock(date: start.addingTimeInterval(800)))
+        await aged.rebuildIndex()
+        await aged.write(Self.entry("render-early", created: start.addingTimeInterval(10), window: window))
+        await aged.write(Self.entry("render-late", created: start.addingTimeInterval(790), window: window))
+        #expect(await aged.sweep(CachePolicy(windowSeconds: 900, renderLifetime: 300, maxStale: 24 * 3600)) >= 1)
+        #expect(await !aged.contains("render-early"), "790 s old against a lifetime of 300 s")
+        #expect(await aged.contains("render-late"))
     }
 
     // MARK: - through HTTP

@@ -152,4 +152,22 @@ struct ClusterTests {
         let json = try? JSONEncoder().encode(finding)
         #expect(json.flatMap { try? JSONDecoder().decode(CellFinding.self, from: $0) } == finding)
     }
+
+    @Test func aReplicaAloneTakesItsShareOfTheBudget() async throws {
+        // No connection (the database is unreachable, or not yet reached): the replica works alone on
+        // callsPerHour / expectedReplicas, so that replicas cut off together stay within the key's budget.
+        var settings = Settings()
+        settings.flickr.apiKey = "k"
+        settings.flickr.callsPerHour = 40
+        settings.cluster.expectedReplicas = 4
+        let coordinator = PostgresCoordinator(url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"), settings: settings,
+                                              clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"), metrics: nil)
+        #expect(await coordinator.status == .degraded)
+        var granted = 0
+        for _ in 0..<20 {
+            var allowance = coordinator.requestAllowance
+            if await coordinator.takeCall(&allowance) { granted += 1 }
+        }
+        #expect(granted == 10)
+    }
 }

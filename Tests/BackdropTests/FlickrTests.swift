@@ -172,6 +172,11 @@ struct FlickrTests {
         #expect(parsed.photos.map(\.id) == ["9"])  // NoDerivs (6) is never used, even when configured
         #expect(parsed.photos.first?.pageURL == "https://www.flickr.com/photos/ana_ph/9")
         #expect(parsed.total == 2)
+        // Flickr sends `total` as a string or, at times, as a number: both are read.
+        let numeric = try FlickrSearchResponse.parse(Array(StandInFlickr.searchJSON([
+            { var r = StandInFlickr.Result(id: "9"); r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]; return r }(),
+        ], totalAsString: false).utf8), allowedLicenses: [4])
+        #expect(numeric.total == 1 && numeric.photos.map(\.id) == ["9"])
     }
 
     @Test func aJSONPWrapperIsUnwrapped() async throws {
@@ -186,6 +191,7 @@ struct FlickrTests {
     static func failingSearch(_ name: String, _ flickr: StandInFlickr) -> Answer {
         switch name {
         case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
+        case "code201": .json(StandInFlickr.failJSON(code: 201, message: "Sorry, the Flickr API service is not currently available."))
         case "code0": .json(StandInFlickr.failJSON(code: 0, message: "Sorry, the Flickr API service is not currently available."))
         case "http429": .status(429, "Too Many Requests")
         case "http500": .status(500, "<html>Internal Server Error</html>")
@@ -293,7 +299,7 @@ struct FlickrTests {
     // MARK: - failures degrade to stock
 
     @Test("a failing search serves stock", arguments: [
-        "code105", "code0", "http429", "http500", "malformed", "html", "noAnswer", "code999",
+        "code105", "code0", "code201", "http429", "http500", "malformed", "html", "noAnswer", "code999",
     ])
     func failingSearchServesStock(_ failure: String) async throws {
         try await Self.withBackdrop({ flickr in [Self.failingSearch(failure, flickr)] }) { flickr, client, records in
