@@ -170,4 +170,34 @@ struct ClusterTests {
         }
         #expect(granted == 10)
     }
+
+    /// Answers the claims in `claims` in turn (the last one from then on).
+    final class SequenceCoordinator: ClusterCoordinator {
+        let claims: Mutex<[CellClaim]>
+        init(_ claims: [CellClaim]) { self.claims = Mutex(claims) }
+        var status: ClusterStatus { .postgres }
+        var requestAllowance: DatabaseAllowance { DatabaseAllowance(.seconds(1)) }
+        func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool { true }
+        func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+            self.claims.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+        }
+        func publish(_ finding: CellFinding, for key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async -> CellFinding { finding }
+        func publishFailure(for key: FlickrState.CellKey, backoff: Double, _ allowance: inout DatabaseAllowance) async {}
+        func publishKeyRejected(retryAfter: Double, _ allowance: inout DatabaseAllowance) async {}
+    }
+
+    @Test func goingOnAloneStillHonoursALeaseAnotherReplicaHolds() async throws {
+        // Another replica's lease runs 0.4 s more; then the database stops answering (the request's allowance is spent),
+        // and the coordinator says "search" as a replica alone. The search waits for the lease's end all the same.
+        let coordinator = SequenceCoordinator([.wait(seconds: 0.4), .search])
+        let searcher = CountingSearcher(photos: [Self.photo("111")])
+        let stock = StockPhotoSource(folder: Fixtures.stockFolder)
+        _ = try await stock.load()
+        let source = FlickrPhotoSource(settings: Settings.Flickr(), searcher: searcher, downloader: NoDownloads(), stock: stock,
+                                       coordinator: coordinator, clock: SystemClock(), logger: Logger(label: "test"))
+        let started = ContinuousClock.now
+        let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900))
+        #expect(photo.origin == .flickr && searcher.count.withLock { $0 } == 1)
+        #expect(ContinuousClock.now - started >= .milliseconds(390), "not before the other replica's lease ended")
+    }
 }

@@ -230,18 +230,29 @@ public struct FlickrPhotoSource: PhotoSource {
     /// the cell alone until the lease ends and no longer (``FlickrState/noteTimeout(for:)``).
     private func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
         var pause = Self.firstPause
+        var leaseUntil: Date?
         while true {
             let claim = try await self.coordinator.claim(key, &allowance)
+            let now = self.clock.now()
+            if case .search = claim, let until = leaseUntil, now < until {
+                // The database granted no claim before the lease it reported ends: this is the replica going on alone
+                // (the request's allowance of database time is spent, or the database is gone). Another replica's
+                // lease is still honoured: wait it out, then search alone.
+                try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, until.timeIntervalSince(now) * 1000)))))
+                pause = min(pause * 2, Self.longestPause)
+                continue
+            }
             guard case .wait(let seconds) = claim else {
                 // A wait on another replica's lease (by this request or an earlier one that gave up) ends here.
                 if let since = await self.state.endLeaseWait(key) {
-                    let waited = Duration.milliseconds(Int64(max(0, self.clock.now().timeIntervalSince(since)) * 1000))
+                    let waited = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(since)) * 1000))
                     if case .search = claim { self.metrics?.clusterLeaseWait("took_over", waited) }
                     if case .found = claim { self.metrics?.clusterLeaseWait("shared", waited) }
                 }
                 return claim
             }
-            await self.state.noteLeaseElsewhere(key, until: self.clock.now().addingTimeInterval(seconds))
+            leaseUntil = now.addingTimeInterval(seconds)
+            await self.state.noteLeaseElsewhere(key, until: now.addingTimeInterval(seconds))
             try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, seconds * 1000)))))
             pause = min(pause * 2, Self.longestPause)
         }
