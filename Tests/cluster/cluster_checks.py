@@ -19,7 +19,10 @@ three replicas, then checks:
 - (d) a replica killed with SIGKILL while it holds a cell's lease (Flickr hanging), at the default lease (15 s) and
   deadline (10 s), with requests arriving at the other replicas all along: the cell is searched again within the lease
   plus one second of the claim (and counted as taken over), every answer meanwhile is a 200 within the deadline, and a
-  stock photo served while waiting does not keep the cell on stock past the lease.
+  stock photo served while waiting does not keep the cell on stock past the lease;
+- (e) what one replica learned reaches the others through PostgreSQL: a cell whose search failed (Flickr's code 105),
+  a cell with nothing usable (empty results), and a rejected key (code 100): another replica asked for the same cell
+  (or, for the key, any cell) serves stock without calling Flickr, and counts what it read.
 Everything binds 127.0.0.1, every wait is bounded, and every process is stopped at the end.
 """
 import json
@@ -350,6 +353,43 @@ def takeover_at_defaults(binary, flickr, db, work):
             replica.stop()
 
 
+def shared_discoveries(binary, flickr, db, work):
+    print("(e) a failing cell, an empty cell and a rejected key, learned by one replica, reach the other")
+    # A key of their own: its rejection (kept a minute in the database) touches no other check.
+    replicas = [Replica(binary, flickr, db.url, work, f"learn-{i}", api_key="cluster-learning-key").start() for i in range(2)]
+    first, other = replicas
+    try:
+        for mode, outcome, prefix in [("failing", "failing", "u8b"), ("empty", "shared", "u8c")]:
+            flickr.mode(mode)
+            cell = cells(prefix, 1)[0]
+            before = flickr.searches()
+            answer = get(f"{first.base}/background?cell={cell}&{SIZE}")
+            searched = flickr.searches() - before
+            seen = other.metric(f'backdrop_cluster_cells_total{{outcome="{outcome}"}}') or 0
+            again = get(f"{other.base}/background?cell={cell}&{SIZE}")
+            read = (other.metric(f'backdrop_cluster_cells_total{{outcome="{outcome}"}}') or 0) - seen
+            check(f"{'an' if mode[0] in 'aeiou' else 'a'} {mode} cell: the other replica serves stock without a search of its own, having read it ({outcome})",
+                  answer[0] == 200 and again[0] == 200 and photo_of(again)[1] == "stock" and searched >= 1
+                  and flickr.searches() - before == searched and read == 1,
+                  f"searches {searched} then {flickr.searches() - before - searched}, read {read:.0f}, sources {photo_of(answer)[1]}/{photo_of(again)[1]}")
+            flickr.mode("normal")
+        flickr.mode("rejected")
+        one, two = cells("u8d", 2)
+        before = flickr.searches()
+        answer = get(f"{first.base}/background?cell={one}&{SIZE}")
+        searched = flickr.searches() - before
+        again = get(f"{other.base}/background?cell={two}&{SIZE}")
+        read = other.metric('backdrop_cluster_cells_total{outcome="key_rejected"}') or 0
+        check("a rejected key: the other replica calls Flickr for no cell for a while, having read it (key_rejected)",
+              answer[0] == 200 and again[0] == 200 and photo_of(again)[1] == "stock" and searched == 1
+              and flickr.searches() - before == 1 and read == 1,
+              f"searches {searched} then {flickr.searches() - before - searched}, read {read:.0f}")
+    finally:
+        flickr.mode("normal")
+        for replica in replicas:
+            replica.stop()
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     work = tempfile.mkdtemp(prefix="backdrop-cluster-")
@@ -364,7 +404,7 @@ def main():
             check("/health says postgres on every replica", all(r.health().get("cluster") == "postgres" for r in replicas))
             for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
                                (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),
-                               (takeover_at_defaults, (binary, flickr, db, work))]:
+                               (takeover_at_defaults, (binary, flickr, db, work)), (shared_discoveries, (binary, flickr, db, work))]:
                 try:
                     part(*args)
                 except Exception as error:  # a driver's failure is a named failure, and the other parts still run

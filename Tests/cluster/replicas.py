@@ -60,8 +60,13 @@ class FlickrStandIn:
     def hang(self, on):
         get(f"http://127.0.0.1:{self.port}/control?hang={1 if on else 0}")
 
+    def mode(self, mode):
+        """`failing`, `empty`, `rejected` or `normal` searches (see flickr_standin.py)."""
+        get(f"http://127.0.0.1:{self.port}/control?mode={mode}")
+
     def __exit__(self, *exc):
         self.hang(False)
+        self.mode("normal")
         self.process.stdin.close()
         self.process.wait(timeout=30)
         return False

@@ -5,6 +5,8 @@ usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops o
 Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo;
 photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N, "points": {"LAT,LON": N}}.
 GET /control?hang=1 makes searches hang (until /control?hang=0, or 60 s), as a Flickr that stopped answering would.
+GET /control?mode=failing|empty|rejected|normal makes searches answer Flickr's code 105 (service unavailable), no
+results, or code 100 (invalid API key), as Flickr does, until mode=normal.
 """
 import hashlib
 import json
@@ -28,6 +30,7 @@ COUNTS = {"searches": 0, "downloads": 0, "points": {}}
 LOCK = threading.Lock()
 ANSWERING = threading.Event()
 ANSWERING.set()
+MODE = {"search": "normal"}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -55,6 +58,15 @@ class Handler(BaseHTTPRequestHandler):
                 point = f"{q.get('lat')},{q.get('lon')}"
                 COUNTS["points"][point] = COUNTS["points"].get(point, 0) + 1
             ANSWERING.wait(60)
+            mode = MODE["search"]
+            if mode in ("failing", "rejected"):
+                code, message = (105, "Service currently unavailable") if mode == "failing" else (100, "Invalid API Key (Key has invalid format)")
+                self.send(200, json.dumps({"stat": "fail", "code": code, "message": message}).encode(), "application/json")
+                return
+            if mode == "empty":
+                body = json.dumps({"photos": {"page": 1, "pages": 0, "perpage": 250, "total": 0, "photo": []}, "stat": "ok"})
+                self.send(200, body.encode(), "application/json")
+                return
             seed = int(hashlib.sha1(f"{q.get('lat')},{q.get('lon')}".encode()).hexdigest()[:8], 16)
             port = self.server.server_address[1]
             photos = []
@@ -75,8 +87,11 @@ class Handler(BaseHTTPRequestHandler):
                 COUNTS["downloads"] += 1
             self.send(200, PHOTOS[int(url.path.split("/")[2]) % len(PHOTOS)], "image/jpeg")
         elif url.path == "/control":
-            hang = parse_qs(url.query).get("hang", ["0"])[0] == "1"
-            (ANSWERING.clear if hang else ANSWERING.set)()
+            query = parse_qs(url.query)
+            if "mode" in query:
+                MODE["search"] = query["mode"][0]
+            else:
+                (ANSWERING.clear if query.get("hang", ["0"])[0] == "1" else ANSWERING.set)()
             self.send(200, b"{}", "application/json")
         elif url.path == "/stats":
             with LOCK:
