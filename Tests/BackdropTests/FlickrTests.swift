@@ -113,6 +113,19 @@ struct FlickrTests {
     }
 
     @Test func theDownloadIsTheSmallestSizeThatCovers() async throws {
+        // Each size label serves an image of its declared size in a colour of its own: the sharp render shows which one
+        // arrived and was used.
+        try await Self.withBackdrop({ Self.results($0, "sized.jpg") }) { flickr, client, _ in
+            for (query, label) in [("\(Self.small)", "z"), ("width=320&height=568", "z"), ("width=640&height=1136", "h"), ("width=500&height=700", "c")] {
+                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(query)&blur=0&style=none", source: "flickr")
+                let image = try PNGDecoder.decode(answer.body)
+                let centre = (image.height / 2 * image.width + image.width / 2) * 3
+                let expected = try #require(StandInFlickr.sizedLabels[label]).colour
+                let got = (image.pixels[centre], image.pixels[centre + 1], image.pixels[centre + 2])
+                #expect(abs(Int(got.0) - Int(expected.0)) < 8 && abs(Int(got.1) - Int(expected.1)) < 8 && abs(Int(got.2) - Int(expected.2)) < 8,
+                        "\(query): the url_\(label) image, got \(got)")
+            }
+        }
         try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
             try await Self.expectBackground(client, "\(Self.paris)&width=320&height=568", source: "flickr")

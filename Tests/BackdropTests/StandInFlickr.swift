@@ -65,7 +65,8 @@ final class StandInFlickr: Sendable {
         router.get("img/:name") { request, context -> Response in
             guard let flickr = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             flickr.record(request)
-            return try await flickr.image(named: context.parameters.require("name"), photo: photo)
+            return try await flickr.image(named: context.parameters.require("name"), size: request.uri.queryParameters["size"].map(String.init),
+                                          photo: photo)
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
@@ -90,9 +91,19 @@ final class StandInFlickr: Sendable {
         }
     }
 
-    private func image(named name: String, photo: [UInt8]) async throws -> Response {
+    /// What `sized.jpg` serves for each size label: an image of exactly the size the search declared for it, in a
+    /// colour of its own, so that a render shows which size arrived and was used.
+    static let sizedLabels: [String: (width: Int, height: Int, colour: (UInt8, UInt8, UInt8))] = [
+        "z": (427, 640, (200, 30, 30)), "c": (534, 800, (30, 200, 30)), "l": (683, 1024, (30, 30, 200)), "h": (1067, 1600, (230, 230, 230)),
+    ]
+
+    private func image(named name: String, size: String?, photo: [UInt8]) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
         switch name {
+        case "sized.jpg":
+            guard let label = size.flatMap({ Self.sizedLabels[$0] }) else { return Response(status: .notFound) }
+            let bytes = try JPEGEncoder.encode(solid(label.width, label.height, label.colour), quality: 95)
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         case let name where name.hasPrefix("photo"):
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         case "truncated.jpg":
