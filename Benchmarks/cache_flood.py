@@ -14,8 +14,6 @@ import argparse
 import http.client
 import os
 import random
-import re
-import statistics
 import subprocess
 import sys
 import threading

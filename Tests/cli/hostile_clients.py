@@ -34,12 +34,8 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import free_port, metric, rss_mb  # noqa: E402
-RESULTS = {"passed": 0, "failed": 0}
+from checks import check, finish, run_part  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""))
 
 
 def start(binary, work, server, cache=None, render=None):
@@ -301,12 +297,8 @@ def main():
     print(f"hostile: checking {a.binary}")
     for part, args in [(stalled_connections, (a.binary, work, count)), (shutdown_with_open_connections, (a.binary, work)),
                        (connection_limit, (a.binary, work)), (largest_renders, (a.binary, work)), (full_disk, (a.binary, work))]:
-        try:
-            part(*args)
-        except Exception as error:  # a driver's failure is a named failure, and the other parts still run
-            check(f"{part.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
-    print(f"hostile: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    sys.exit(0 if RESULTS["failed"] == 0 else 1)
+        run_part(part, *args)
+    finish("hostile")
 
 
 if __name__ == "__main__":

@@ -29,13 +29,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import BackdropServer, metric  # noqa: E402
+from checks import check, finish, run_part  # noqa: E402
 
-RESULTS = {"passed": 0, "failed": 0}
 
-
-def check(name, ok, detail=""):
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
 
 
 def get(port, path, source="127.0.0.1", timeout=30, headers=None):
@@ -203,12 +199,8 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"unlucky: checking {binary}")
     for part in (closed_means_closed, client_gone_mid_request, many_blurs_of_one_cell, fair_shares):
-        try:
-            part(binary)
-        except Exception as error:  # any driver failure is a named failure, never a silent pass
-            check(f"{part.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
-    print(f"unlucky: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    sys.exit(0 if RESULTS["failed"] == 0 else 1)
+        run_part(part, binary)
+    finish("unlucky")
 
 
 if __name__ == "__main__":

@@ -41,15 +41,11 @@ sys.path.insert(0, HERE)
 from replicas import ROOT, FlickrStandIn, Replica, cells, fetch_all, get  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 from backdrop_server import free_port  # noqa: E402
+from checks import check, finish, run_part  # noqa: E402
 
-RESULTS = {"passed": 0, "failed": 0}
 DEADLINE = 8.0
 SIZE = "width=320&height=568"
 
-
-def check(name, ok, detail=""):
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""), flush=True)
 
 
 def photo_of(answer):
@@ -405,10 +401,7 @@ def main():
             for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
                                (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),
                                (takeover_at_defaults, (binary, flickr, db, work)), (shared_discoveries, (binary, flickr, db, work))]:
-                try:
-                    part(*args)
-                except Exception as error:  # a driver's failure is a named failure, and the other parts still run
-                    check(f"{part.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
+                run_part(part, *args)
             logs = {f: open(os.path.join(work, f)).read() for f in os.listdir(work) if f.endswith(".log")}
             check("the password appears in no log", not any(db.password in t or "SECRETWORD" in t for t in logs.values()))
             outages = [len(re.findall(r"PostgreSQL cannot be reached", logs[f"replica-{i}.log"])) for i in range(3)]
@@ -419,8 +412,7 @@ def main():
         for replica in replicas:
             replica.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"cluster: {RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    sys.exit(1 if RESULTS["failed"] else 0)
+    finish("cluster")
 
 
 if __name__ == "__main__":

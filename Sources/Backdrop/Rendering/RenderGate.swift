@@ -138,18 +138,8 @@ public final class RenderGate: Sendable {
 
         /// Takes a waiting job out of the queue (its task was cancelled); nil when it has started or gone already.
         mutating func removeQueued(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
-            for (client, queue) in self.queues {
-                guard let index = queue.firstIndex(where: { $0.id == id }) else { continue }
-                var queue = queue
-                let job = queue.remove(at: index)
-                self.queued -= 1
-                self.queuedCost[client, default: .zero] -= job.cost
-                if queue.isEmpty {
-                    self.forget(client)
-                } else {
-                    self.queues[client] = queue
-                }
-                return job.continuation
+            for client in self.queues.keys {
+                if let job = self.take(from: client, where: { $0.id == id }) { return job.continuation }
             }
             return nil
         }
@@ -157,20 +147,26 @@ public final class RenderGate: Sendable {
         /// Starts queued jobs, one client at a time, while a worker is free; returns them to be resumed outside the lock.
         mutating func dispatch(workers: Int) -> [CheckedContinuation<Void, any Error>] {
             var started = [CheckedContinuation<Void, any Error>]()
-            while self.running.count < workers, let client = self.turns.popFirst(), var queue = self.queues[client],
-                  let job = queue.popFirst() {
-                self.queued -= 1
-                self.queuedCost[client, default: .zero] -= job.cost
-                if queue.isEmpty {
-                    self.forget(client)
-                } else {
-                    self.queues[client] = queue
-                    self.turns.append(client)
-                }
+            while self.running.count < workers, let client = self.turns.popFirst(), let job = self.take(from: client, where: { _ in true }) {
+                if self.queues[client] != nil { self.turns.append(client) }  // more of its jobs wait: its next turn
                 self.running[job.id] = (ContinuousClock.now, job.cost)
                 started.append(job.continuation)
             }
             return started
+        }
+
+        /// The first job of `client` that `matches`, taken out of the queue and its books.
+        private mutating func take(from client: RenderClient, where matches: (Job) -> Bool) -> Job? {
+            guard var queue = self.queues[client], let index = queue.firstIndex(where: matches) else { return nil }
+            let job = queue.remove(at: index)
+            self.queued -= 1
+            self.queuedCost[client, default: .zero] -= job.cost
+            if queue.isEmpty {
+                self.forget(client)
+            } else {
+                self.queues[client] = queue
+            }
+            return job
         }
 
         private mutating func forget(_ client: RenderClient) {
