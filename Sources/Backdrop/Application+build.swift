@@ -71,6 +71,7 @@ public func buildApplication(
         background: BackgroundController(photos: source, renderer: renderer, renders: renders, clock: clock,
                                          geohashPrecision: settings.photos.geohashPrecision, windowSeconds: settings.photos.windowSeconds,
                                          fallbackMaxAge: source.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
+                                         staleWhileRevalidate: settings.cache.staleWhileRevalidateSeconds,
                                          defaults: settings.renderDefaults,
                                          upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
                                          clients: ClientAddress(trustedProxies: settings.server.trustedProxies), metrics: metrics),
@@ -112,6 +113,7 @@ func buildRouter(settings: Settings, background: BackgroundController, health: H
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
+        CORSMiddleware(origins: settings.server.corsOrigins)
         RequestLogMiddleware(metrics: metrics, shed: ShedSummary())
         ErrorMiddleware()
         PathGuardMiddleware()

@@ -83,7 +83,7 @@ struct HTTPTests {
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType] == "image/png")
             #expect(answer.headers[.contentLength] == String(answer.body.count))
-            #expect(answer.headers[.cacheControl] == "public, max-age=700")
+            #expect(answer.headers[.cacheControl] == "public, max-age=700, stale-while-revalidate=900")
             #expect(answer.headers[BackdropHeaders.source] == "stock")
             #expect(answer.headers[BackdropHeaders.cell] == "ezs42")
             let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)

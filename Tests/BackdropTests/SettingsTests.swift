@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 58)  // server 9, photos 3, render 16, images 3, flickr 15, cache 8, cluster 4
+        #expect(keyCount == 60)  // server 10, photos 3, render 16, images 3, flickr 15, cache 9, cluster 4
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

@@ -14,6 +14,9 @@ public enum BackdropHeaders {
     public static let cell = header("X-Backdrop-Cell")
     public static let link = header("Link")
 
+    /// The attribution headers' names, for `Access-Control-Expose-Headers`.
+    static let attributionNames = [source, photoID, cell, credit, title, author, license, licenseURL, photoURL].map(\.rawName)
+
     private static func header(_ name: String) -> HTTPField.Name {
         guard let field = HTTPField.Name(name) else { preconditionFailure("invalid header name \(name)") }
         return field

@@ -15,6 +15,8 @@ public struct BackgroundController: Sendable {
     let windowSeconds: Int
     /// `max-age` cap for fallbacks; nil when the source's fallbacks stand in for nothing better (stock photos alone).
     let fallbackMaxAge: Int?
+    /// How long past its window a cache may keep serving an answer while it fetches the next one; 0 says nothing.
+    let staleWhileRevalidate: Int
     let defaults: RenderSpec
     /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
     /// gets its fallback.
@@ -24,7 +26,7 @@ public struct BackgroundController: Sendable {
     let metrics: BackdropMetrics?
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, defaults: RenderSpec,
+                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, staleWhileRevalidate: Int = 0, defaults: RenderSpec,
                 upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
                 metrics: BackdropMetrics? = nil) {
         self.photos = photos
@@ -34,6 +36,7 @@ public struct BackgroundController: Sendable {
         self.geohashPrecision = geohashPrecision
         self.windowSeconds = windowSeconds
         self.fallbackMaxAge = fallbackMaxAge
+        self.staleWhileRevalidate = staleWhileRevalidate
         self.defaults = defaults
         self.upstreamDeadline = upstreamDeadline
         self.clients = clients
@@ -160,10 +163,14 @@ public struct BackgroundController: Sendable {
         return false
     }
 
-    /// Until the window ends; stock and stale fallbacks only briefly, so that clients return for the real photo.
+    /// Until the window ends, then stale while a cache revalidates (`stale-while-revalidate`, so that a CDN or browser
+    /// shows the old window's image while it fetches the new one); stock and stale fallbacks only briefly and never
+    /// past that, so that clients return for the real photo.
     private func cacheControl(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> String {
         let left = window.secondsLeft(at: now)
-        guard self.isCapped(photo), let cap = self.fallbackMaxAge else { return "public, max-age=\(left)" }
+        guard self.isCapped(photo), let cap = self.fallbackMaxAge else {
+            return self.staleWhileRevalidate > 0 ? "public, max-age=\(left), stale-while-revalidate=\(self.staleWhileRevalidate)" : "public, max-age=\(left)"
+        }
         return "public, max-age=\(min(left, cap))"
     }
 

@@ -57,6 +57,11 @@ extension Settings {
                                                                         in: 1...600)
             settings.server.maxConnections = try section.int("maxConnections", default: settings.server.maxConnections, in: 1...1_000_000)
             settings.server.backlog = try section.int("backlog", default: settings.server.backlog, in: 1...65535)
+            let cors = try section.strings("corsOrigins", default: ["*"])
+            guard let origins = CORSOrigins(cors) else {
+                throw ConfigError(key: "server.corsOrigins", "must be [\"*\"], a list of origins such as \"https://example.com\" (scheme, host and port, no path), or []")
+            }
+            settings.server.corsOrigins = origins
             settings.server.trustedProxies = try section.strings("trustedProxies", default: []).map { text in
                 guard let range = IPRange(text) else {
                     throw ConfigError(key: "server.trustedProxies", "\"\(text.prefix(60))\" is not an IP address or CIDR range")
@@ -136,6 +141,8 @@ extension Settings {
             settings.cache.maxFiles = try section.int("maxFiles", default: settings.cache.maxFiles, in: 0...100_000_000)
             settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
             settings.cache.fallbackMaxAgeSeconds = try section.int("fallbackMaxAgeSeconds", default: settings.cache.fallbackMaxAgeSeconds, in: 0...86400)
+            settings.cache.staleWhileRevalidateSeconds = try section.int("staleWhileRevalidateSeconds", default: settings.cache.staleWhileRevalidateSeconds,
+                                                                         in: 0...604_800)
             let rendered = try section.renamed("memoryMB", to: "renderedImagesMemoryMB", warnings: &settings.warnings)
             settings.cache.renderedImagesMemoryMB = try section.int(rendered, default: settings.cache.renderedImagesMemoryMB, in: 0...65536)
             settings.cache.openFiles = try section.int("openFiles", default: settings.cache.openFiles, in: 0...65536)

@@ -19,6 +19,8 @@ public struct Settings: Sendable, Equatable {
         /// Proxies (addresses or CIDR ranges) whose `X-Real-IP` or `X-Forwarded-For` names the client; none by default,
         /// so every client is its peer address.
         public var trustedProxies: [IPRange] = []
+        /// Origins whose pages may read Backdrop's answers from scripts (CORS): `*` for any, a list, or none (off).
+        public var corsOrigins = CORSOrigins.any
     }
 
     public struct Photos: Sendable, Equatable {
@@ -104,6 +106,8 @@ public struct Settings: Sendable, Equatable {
         public var maxStaleHours = 24
         /// `max-age` for stock and stale fallbacks, so that clients come back for the real photo soon.
         public var fallbackMaxAgeSeconds = 60
+        /// `stale-while-revalidate` on image and JSON answers: one window by default; 0 leaves it out.
+        public var staleWhileRevalidateSeconds = 900
         /// Rendered (encoded) images kept in memory, in front of the disk cache; formerly `memoryMB`.
         public var renderedImagesMemoryMB = 128
         /// Rendered images' cache files held open for `sendfile` at most (each takes a descriptor).

@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// CORS on every route, method and status the router answers, preflights, and the origin list.
+@Suite("CORS")
+struct CORSTests {
+    static func withApp(_ origins: CORSOrigins = .any, configure: (inout Settings) -> Void = { _ in },
+                        _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var settings = HTTPTests.settings()
+        settings.server.corsOrigins = origins
+        configure(&settings)
+        let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
+        try await app.test(.router, test)
+    }
+
+    static func get(_ client: some TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get,
+                    _ headers: HTTPFields = [:]) async throws -> HTTPTests.Answer {
+        try await client.execute(uri: uri, method: method, headers: headers) { response in
+            HTTPTests.Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
+        }
+    }
+
+    static let origin: HTTPFields = [.origin: "https://example.com"]
+
+    @Test func everyRouteAndStatusCarriesTheHeadersAScriptNeeds() async throws {
+        try await Self.withApp { client in
+            let cases: [(String, HTTPRequest.Method, HTTPFields, Int)] = [
+                ("/background?lat=1&lon=2&width=20&height=20", .get, Self.origin, 200),
+                ("/background?lat=1&lon=2&width=20&height=20", .head, Self.origin, 200),
+                ("/background.json?lat=1&lon=2", .get, Self.origin, 200),
+                ("/health", .get, Self.origin, 200), ("/openapi.yaml", .get, Self.origin, 200), ("/", .get, Self.origin, 200),
+                ("/metrics", .get, Self.origin, 200),
+                ("/background?lat=91&lon=0", .get, Self.origin, 400), ("/nothing-here", .get, Self.origin, 404),
+                ("/background?lat=1&lon=2", .get, Self.origin.merging([.accept: "text/html"]), 406),
+                ("/background", .post, Self.origin, 405),
+                ("/health", .get, [:], 200),  // no Origin: the same, so that a shared cache can keep one answer
+            ]
+            for (uri, method, headers, status) in cases {
+                let answer = try await Self.get(client, uri, method: method, headers)
+                #expect(Int(answer.status.code) == status, "\(method) \(uri)")
+                #expect(answer.headers[.accessControlAllowOrigin] == "*", "\(method) \(uri)")
+                let exposed = answer.headers[.accessControlExposeHeaders] ?? ""
+                for name in ["X-Backdrop-Source", "X-Backdrop-Photo-Url", "X-Backdrop-Credit", "Link", "ETag", "Last-Modified", "Retry-After"] {
+                    #expect(exposed.contains(name), "\(method) \(uri): \(name)")
+                }
+                #expect(answer.headers[.accessControlAllowCredentials] == nil, "never credentials")
+            }
+        }
+    }
+
+    @Test func aRefusedRenderCarriesThemToo() async throws {
+        try await Self.withApp(configure: { $0.render.maxPending = 1 }) { client in
+            let answers = try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
+                for index in 0..<12 { group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=\(300 + index)", Self.origin) } }
+                return try await group.reduce(into: [HTTPTests.Answer]()) { $0.append($1) }
+            }
+            let shed = answers.filter { $0.status == .serviceUnavailable }
+            #expect(!shed.isEmpty)
+            #expect(shed.allSatisfy { $0.headers[.accessControlAllowOrigin] == "*" && ($0.headers[.accessControlExposeHeaders] ?? "").contains("Retry-After") })
+        }
+    }
+
+    @Test func aPreflightIsAnswered() async throws {
+        try await Self.withApp { client in
+            for uri in ["/background.json?lat=1&lon=2", "/background?cell=u09tv", "/health", "/"] {
+                let answer = try await Self.get(client, uri, method: .options,
+                                                Self.origin.merging([.accessControlRequestMethod: "GET", .accessControlRequestHeaders: "if-none-match"]))
+                #expect(answer.status == .noContent, "\(uri)")
+                #expect(answer.headers[.accessControlAllowOrigin] == "*")
+                #expect(answer.headers[.accessControlAllowMethods] == "GET, HEAD")
+                #expect(answer.headers[.accessControlAllowHeaders] == "Accept, If-None-Match, If-Modified-Since")
+                #expect(answer.headers[.accessControlMaxAge] == "86400")
+                #expect(answer.body.isEmpty)
+            }
+        }
+    }
+
+    @Test func aListOfOriginsAnswersTheListedOneAndVariesByOrigin() async throws {
+        let origins = try #require(CORSOrigins(["https://example.com", "http://localhost:3000"]))
+        try await Self.withApp(origins) { client in
+            let listed = try await Self.get(client, "/background?lat=1&lon=2&width=20&height=20", Self.origin)
+            #expect(listed.headers[.accessControlAllowOrigin] == "https://example.com")
+            #expect(Set((listed.headers[.vary] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) == ["Accept", "Origin"])
+            let other = try await Self.get(client, "/health", [.origin: "https://evil.example"])
+            #expect(other.status == .ok && other.headers[.accessControlAllowOrigin] == nil)
+            #expect(other.headers[.vary] == "Origin", "a cache must not hand one origin's answer to another")
+            let preflight = try await Self.get(client, "/health", method: .options, [.origin: "https://evil.example", .accessControlRequestMethod: "GET"])
+            #expect(preflight.headers[.accessControlAllowOrigin] == nil && preflight.headers[.accessControlAllowMethods] == nil)
+            let local = try await Self.get(client, "/health", [.origin: "http://localhost:3000"])
+            #expect(local.headers[.accessControlAllowOrigin] == "http://localhost:3000")
+        }
+    }
+
+    @Test func anEmptyListTurnsCORSOff() async throws {
+        try await Self.withApp(try #require(CORSOrigins([]))) { client in
+            let answer = try await Self.get(client, "/health", Self.origin)
+            #expect(answer.headers[.accessControlAllowOrigin] == nil && answer.headers[.accessControlExposeHeaders] == nil)
+            let preflight = try await Self.get(client, "/health", method: .options, Self.origin.merging([.accessControlRequestMethod: "GET"]))
+            #expect(preflight.status == .methodNotAllowed)
+        }
+    }
+
+    @Test("server.corsOrigins", arguments: [
+        (#"["*"]"#, true), (#"[]"#, true), (#"["https://example.com"]"#, true), (#"["http://localhost:3000", "https://a.example"]"#, true),
+        (#"["example.com"]"#, false), (#"["https://example.com/path"]"#, false), (#"["*", "https://a.example"]"#, false),
+        (#"["ftp://example.com"]"#, false), (#"["https://example.com:99999"]"#, false),
+    ])
+    func corsOriginsSetting(_ list: String, valid: Bool) throws {
+        let json = #"{"server": {"corsOrigins": \#(list)}}"#
+        if valid {
+            _ = try Settings.parse(Data(json.utf8))
+        } else {
+            #expect { try Settings.parse(Data(json.utf8)) } throws: { "\($0)".contains("server.corsOrigins") }
+        }
+    }
+}
+
+extension HTTPFields {
+    fileprivate func merging(_ other: HTTPFields) -> HTTPFields {
+        var merged = self
+        for field in other { merged.append(field) }
+        return merged
+    }
+}
