@@ -96,10 +96,11 @@ function showCredit(info, place) {
     return a;
   };
   const title = info.title || "Untitled";
+  const note = info.photoNote ? ` (${info.photoNote})` : "";
   if (info.photoPage && info.photoPage.startsWith("https://")) {
-    text.append("“", link(info.photoPage, title), "” by ");
+    text.append("“", link(info.photoPage, title), `”${note} by `);
   } else {
-    text.append(`“${title}” by `);
+    text.append(`“${title}”${note} by `);
   }
   const owner = document.createElement("span");
   owner.id = "owner";

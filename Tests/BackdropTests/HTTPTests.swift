@@ -210,6 +210,24 @@ struct HTTPTests {
         }
     }
 
+    @Test func aStockPhotosPageIsAPlainURLAndItsNoteAFieldOfItsOwn() async throws {
+        try await Self.withApp { client in
+            for query in ["", "?lat=1&lon=2"] {
+                let info = try await Self.get(client, "/background.json\(query)")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
+                let page = try #require(json["photoPage"] as? String)
+                #expect(json["source"] as? String == "stock")
+                #expect(page.hasPrefix("https://") && !page.contains(where: \.isWhitespace) && URL(string: page)?.host != nil, "\(page)")
+                let note = try #require(json["photoNote"] as? String)
+                #expect(note.hasSuffix(".jpg, 2019") || note.range(of: #"\.\w+, \d{4}$"#, options: .regularExpression) != nil, "\(note)")
+                let image = try await Self.get(client, "/background\(query)&width=20&height=20".replacingOccurrences(of: "background&", with: "background?"))
+                #expect(image.headers[BackdropHeaders.photoURL] == page, "the header is the same plain URL")
+            }
+        }
+        #expect(StockCredits.source("https://example.com/x (a.jpg, 2018)") == ("https://example.com/x", "a.jpg, 2018"))
+        #expect(StockCredits.source("https://example.com/x") == ("https://example.com/x", nil))
+    }
+
     @Test func otherRoutes() async throws {
         try await Self.withApp { client in
             let health = try await Self.get(client, "/health")

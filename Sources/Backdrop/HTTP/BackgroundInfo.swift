@@ -53,6 +53,8 @@ struct BackgroundInfo: Encodable {
     let title: String
     let owner: String
     let photoPage: String
+    /// What identifies the photo at `photoPage` when the URL alone does not (stock photos: file name and year).
+    let photoNote: String?
     let license: License
     let credit: String
     let cell: String
@@ -68,6 +70,7 @@ struct BackgroundInfo: Encodable {
         self.title = attribution.title
         self.owner = attribution.author
         self.photoPage = attribution.sourceURL
+        self.photoNote = attribution.sourceNote
         self.license = License(name: attribution.license, url: attribution.licenseURL)
         self.credit = attribution.credit
         self.cell = place.key

@@ -4,15 +4,18 @@ public struct Attribution: Sendable, Hashable, Codable {
     public var author: String
     public var license: String
     public var licenseURL: String
-    /// The photo's page or origin.
+    /// The photo's page or origin: a plain URL, usable as a link as it is.
     public var sourceURL: String
+    /// What identifies the photo at `sourceURL` when the URL alone does not (a stock photo's file name and year), or nil.
+    public var sourceNote: String?
 
-    public init(title: String, author: String, license: String, licenseURL: String, sourceURL: String) {
+    public init(title: String, author: String, license: String, licenseURL: String, sourceURL: String, sourceNote: String? = nil) {
         self.title = title
         self.author = author
         self.license = license
         self.licenseURL = licenseURL
         self.sourceURL = sourceURL
+        self.sourceNote = sourceNote
     }
 
     /// One line, as a CC licence asks: title, author, licence, and that this copy is modified.

@@ -15,8 +15,18 @@ public enum StockCredits {
                 $0.trimmingCharacters(in: .whitespaces)
             }
             guard cells.count >= 6, cells[0].count == 3, let number = Int(cells[0]) else { continue }
-            credits[number] = Attribution(title: cells[1], author: cells[2], license: cells[3], licenseURL: cells[4], sourceURL: cells[5])
+            let (url, note) = Self.source(cells[5])
+            credits[number] = Attribution(title: cells[1], author: cells[2], license: cells[3], licenseURL: cells[4], sourceURL: url, sourceNote: note)
         }
         return credits
+    }
+
+    /// The source column split into its URL and what follows it: `https://… (file.jpg, 2019)` gives the URL and
+    /// `file.jpg, 2019`.
+    static func source(_ cell: String) -> (url: String, note: String?) {
+        guard let space = cell.firstIndex(where: \.isWhitespace) else { return (cell, nil) }
+        var note = cell[space...].trimmingCharacters(in: .whitespaces)
+        if note.hasPrefix("("), note.hasSuffix(")") { note = String(note.dropFirst().dropLast()) }
+        return (String(cell[..<space]), note.isEmpty ? nil : note)
     }
 }
