@@ -89,11 +89,9 @@ public actor DiskCache {
             self.subfolders.insert(top)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: self.folder.appendingPathComponent(top).path)) ?? []
             where !indexed.contains(name) {
-                let path = self.path(name)
-                if name.hasPrefix(".tmp-") || !name.hasSuffix(".bdc") || Self.subfolder(of: name) != top {
-                    if name.hasPrefix(".tmp-") { CacheFileIO.remove(self.folder.appendingPathComponent(top).appendingPathComponent(name).path) }
-                    continue
-                }
+                let path = self.folder.appendingPathComponent(top).appendingPathComponent(name).path
+                if name.hasPrefix(".tmp-") { CacheFileIO.remove(path) }
+                guard name.hasSuffix(".bdc"), Self.subfolder(of: name) == top else { continue }
                 guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
                       Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
                       let allocated = CacheFileIO.allocated(path)
@@ -155,20 +153,14 @@ public actor DiskCache {
         let bytes = entry.encoded()
         guard bytes.count <= self.budget else { return nil }
         let subfolder = Self.subfolder(of: name)
-        if !self.subfolders.contains(subfolder),
-           (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil {
-            self.subfolders.insert(subfolder)
-        }
+        if !self.subfolders.contains(subfolder) { self.makeSubfolder(subfolder) }
         var written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
         if case .failure = written {
             // The folder may have vanished, or the disk filled: release every file held open (their blocks may be all
             // that fills it, if the folder was removed), recreate the folder and try once more.
             self.revokeAll()
             self.subfolders = []
-            if (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil {
-                self.subfolders.insert(subfolder)
-                written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
-            }
+            if self.makeSubfolder(subfolder) { written = CacheFileIO.writeAtomically(bytes, to: self.path(name)) }
         }
         let descriptor: CInt
         switch written {
@@ -260,6 +252,15 @@ public actor DiskCache {
         let hash = name.split(separator: "-").last.map { $0.prefix { $0 != "." } } ?? ""
         let digits = String(repeating: "0", count: max(0, 16 - hash.count)) + hash
         return String(digits.prefix(2))
+    }
+
+    /// Creates `subfolder` (and the cache folder, if it has gone) and remembers it; false when it cannot be made.
+    @discardableResult
+    private func makeSubfolder(_ subfolder: String) -> Bool {
+        guard (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil
+        else { return false }
+        self.subfolders.insert(subfolder)
+        return true
     }
 
     private static func isSubfolder(_ name: String) -> Bool {

@@ -39,7 +39,9 @@ actor PostgresLink {
         guard let current = self.connection, current === connection else { return }
         self.connection = nil
         self.noteOutage(error)
-        Task { try? await connection.close() }
+        // Started, not awaited: a hung connection must not hold this actor; the close completes on its event loop.
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in }
     }
 
     /// At start: connects and migrates the schema. Throws a ``ConfigError`` naming `cluster.postgresURL` when the

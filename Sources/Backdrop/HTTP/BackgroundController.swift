@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// `GET /background`: the background image for a place; `GET /background.json`: what it shows, its cell URLs and
 /// its blurred layer inline.
@@ -54,8 +55,8 @@ public struct BackgroundController: Sendable {
         let spec = query.spec.with(format: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let client = self.clients.client(peer: context.remoteAddress?.ipAddress, headers: request.headers)
-        let render = try await self.render(place: query.place, window: window, spec: spec, for: client, logger: context.logger)
+        let render = try await self.render(place: query.place, window: window, spec: spec,
+                                           for: self.client(context.remoteAddress, request.headers), logger: context.logger)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
         headers[BackdropHeaders.link] = "<\(CellURL.path(place: query.place, spec: spec, defaults: self.defaults))>; rel=\"canonical\""
@@ -81,27 +82,27 @@ public struct BackgroundController: Sendable {
     }
 
     /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
-    func render(place: Place, window: TimeWindow, spec: RenderSpec, for client: RenderClient = .unknown,
+    func render(place: Place, window: TimeWindow, spec: RenderSpec, for client: @escaping @Sendable () -> RenderClient = { .unknown },
                 logger: Logger) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
             await self.renders.cached(key(photo))
         } make: { photo in
-            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec, for: client) }
+            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec, for: client()) }
         }
     }
 
     /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
     /// renders (see ``produce(place:window:logger:cached:make:)``).
-    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle, for client: RenderClient = .unknown,
-                 logger: Logger) async throws -> BlurredPreview {
+    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle,
+                 for client: @escaping @Sendable () -> RenderClient = { .unknown }, logger: Logger) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
-                try await self.renderer.preview(photo, from: self.photos, size: size, style: style, for: client)
+                try await self.renderer.preview(photo, from: self.photos, size: size, style: style, for: client())
             }
         }
     }
@@ -149,6 +150,12 @@ public struct BackgroundController: Sendable {
         }
     }
 
+    /// Who a request is for, worked out only when it needs a render (cache hits never do).
+    private func client(_ peer: SocketAddress?, _ headers: HTTPFields) -> @Sendable () -> RenderClient {
+        let clients = self.clients
+        return { clients.client(peer: peer?.ipAddress, headers: headers) }
+    }
+
     /// `If-None-Match` (weak comparison, as RFC 9110 asks for it) wins over `If-Modified-Since`.
     static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
         if let tags = headers[.ifNoneMatch] {
@@ -185,9 +192,8 @@ public struct BackgroundController: Sendable {
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let client = self.clients.client(peer: context.remoteAddress?.ipAddress, headers: request.headers)
-        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style, for: client,
-                                             logger: context.logger)
+        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style,
+                                             for: self.client(context.remoteAddress, request.headers), logger: context.logger)
         let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
         let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png
