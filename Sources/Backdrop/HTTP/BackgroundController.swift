@@ -10,7 +10,7 @@ public struct BackgroundController: Sendable {
     let renderer: Renderer
     let renders: RenderCache
     /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each.
-    let previews = MemoryLRU<RenderedImageKey, BlurredPreview>(budget: 8 << 20, maxEntries: 4096) { $0.webp.count + 1024 }
+    let previews = MemoryLRU<RenderedImageKey, BlurredPreview>(budget: 8 << 20, maxEntries: 4096) { $0.webp.count + 1024 + 128 }  // + the placeholders, about 60 bytes
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int

@@ -31,6 +31,10 @@ struct BackgroundInfo: Encodable {
         let sharp: String
         let blurred: String
         let blurredPreview: Preview
+        /// The blurred layer as ThumbHash (base64), BlurHash and `#rrggbb`, for components that take those.
+        let thumbHash: String
+        let blurHash: String
+        let color: String
         /// Keyed by format name.
         let formats: [String: Pair]
 
@@ -39,6 +43,9 @@ struct BackgroundInfo: Encodable {
             self.sharp = url(format, 0)
             self.blurred = url(format, 100)
             self.blurredPreview = Preview(uri: preview.dataURI, width: preview.size.width, height: preview.size.height)
+            self.thumbHash = preview.placeholders.thumbHash
+            self.blurHash = preview.placeholders.blurHash
+            self.color = preview.placeholders.color
             self.formats = Dictionary(uniqueKeysWithValues: OutputFormat.allCases.map {
                 ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
             })

@@ -10,6 +10,8 @@ public struct BlurredPreview: Sendable {
     public let photo: SourcePhoto
     public let webp: [UInt8]
     public let size: PixelSize
+    /// ThumbHash, BlurHash and mean colour of the same pixels.
+    public let placeholders: Placeholders
 
     /// `data:image/webp;base64,...`
     public var dataURI: String { "data:image/webp;base64," + Data(self.webp).base64EncodedString() }
@@ -61,7 +63,8 @@ public struct BlurredPreview: Sendable {
             let small = self.fitted(effect, spacing: spacing)
             let webp = try WebPEncoder.encode(small, quality: 25, method: 1, lossless: true)
             if webp.count <= self.maxBytes || small.width * small.height <= 16 {
-                return BlurredPreview(photo: photo, webp: webp, size: PixelSize(width: small.width, height: small.height))
+                return BlurredPreview(photo: photo, webp: webp, size: PixelSize(width: small.width, height: small.height),
+                                      placeholders: Placeholders.make(from: small, size: PixelSize(width: effect.width, height: effect.height)))
             }
             // Bytes follow the pixel count: widen the spacing by the square root of the excess, and a little more.
             spacing *= max(1.05, (Double(webp.count) / Double(self.maxBytes)).squareRoot() * 1.03)

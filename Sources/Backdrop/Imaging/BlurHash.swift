@@ -1,0 +1,87 @@
+import Foundation
+
+/// BlurHash (woltapp/blurhash, MIT): an image as a few DCT components of its linear-light colour, in base 83. This
+/// follows the reference C and TypeScript encoders step for step (sRGB to linear, components normalised by the
+/// largest AC term, quantised with `floor(x + 0.5)`), so it writes the same string (checked against the Python
+/// port of the reference in `make test`).
+enum BlurHash {
+    /// `image` with `x` components across and `y` down (1...9 each).
+    static func encode(_ image: RGBImage, x componentsX: Int, y componentsY: Int) -> String {
+        precondition((1...9).contains(componentsX) && (1...9).contains(componentsY), "BlurHash takes 1 to 9 components a side")
+        let (w, h) = (image.width, image.height)
+        let linear = image.pixels.map { Self.linearTable[Int($0)] }
+        var components = [(Double, Double, Double)]()
+        for j in 0..<componentsY {
+            let fy = (0..<h).map { cos(Double.pi * Double(j) * Double($0) / Double(h)) }
+            for i in 0..<componentsX {
+                let fx = (0..<w).map { cos(Double.pi * Double(i) * Double($0) / Double(w)) }
+                var sum = (0.0, 0.0, 0.0)
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let basis = fx[x] * fy[y], o = (y * w + x) * 3
+                        sum.0 += basis * linear[o]
+                        sum.1 += basis * linear[o + 1]
+                        sum.2 += basis * linear[o + 2]
+                    }
+                }
+                let scale = (i == 0 && j == 0 ? 1.0 : 2.0) / Double(w * h)
+                components.append((sum.0 * scale, sum.1 * scale, sum.2 * scale))
+            }
+        }
+
+        var hash = Self.base83(componentsX - 1 + (componentsY - 1) * 9, length: 1)
+        let ac = components.dropFirst()
+        let maximum: Double
+        if ac.isEmpty {
+            maximum = 1
+            hash += Self.base83(0, length: 1)
+        } else {
+            let actual = ac.map { max(abs($0.0), abs($0.1), abs($0.2)) }.max() ?? 0
+            let quantised = Int(max(0, min(82, (actual * 166 - 0.5).rounded(.down))))
+            maximum = Double(quantised + 1) / 166
+            hash += Self.base83(quantised, length: 1)
+        }
+        let dc = components[0]
+        hash += Self.base83((Self.sRGB(dc.0) << 16) + (Self.sRGB(dc.1) << 8) + Self.sRGB(dc.2), length: 4)
+        for (r, g, b) in ac {
+            func quantise(_ value: Double) -> Int {
+                Int(max(0, min(18, (Self.signedSquareRoot(value / maximum) * 9 + 9.5).rounded(.down))))
+            }
+            hash += Self.base83(quantise(r) * 19 * 19 + quantise(g) * 19 + quantise(b), length: 2)
+        }
+        return hash
+    }
+
+    /// 4 components along the longer side and 3 along the shorter: measured on the anchor photos' blurred layers
+    /// (README, "Placeholders"), the same 20 characters as 4x3 whatever the orientation, and closer on portrait
+    /// screens.
+    static func components(for size: PixelSize) -> (x: Int, y: Int) {
+        size.width >= size.height ? (4, 3) : (3, 4)
+    }
+
+    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
+
+    private static func base83(_ value: Int, length: Int) -> String {
+        var digits = [Character](), rest = value
+        for _ in 0..<length {
+            digits.append(self.alphabet[rest % 83])
+            rest /= 83
+        }
+        return String(digits.reversed())
+    }
+
+    private static let linearTable: [Double] = (0...255).map {
+        let v = Double($0) / 255
+        return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+    }
+
+    private static func sRGB(_ linear: Double) -> Int {
+        let v = max(0, min(1, linear))
+        let encoded = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+        return Int(encoded * 255 + 0.5)
+    }
+
+    private static func signedSquareRoot(_ value: Double) -> Double {
+        value < 0 ? -(-value).squareRoot() : value.squareRoot()
+    }
+}
