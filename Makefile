@@ -5,8 +5,9 @@ CONFIG ?= config.json
 
 # C libraries the service links (build and run).
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
-# Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis.
-TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver
+# Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis,
+# node for the reference ThumbHash decoder.
+TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs
 # The container check: a Debian root filesystem, a test CA, a network namespace.
 CONTAINER_PACKAGES := debootstrap openssl iproute2
 # The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
@@ -25,7 +26,8 @@ deps:
 
 test-deps: deps
 	@Tools/ensure-packages.sh $(TEST_PACKAGES)
-	@[ -x $(TEST_VENV)/bin/schemathesis ] || (python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q -r Tests/requirements.txt)
+	@[ $(TEST_VENV)/installed -nt Tests/requirements.txt ] || (python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q -r Tests/requirements.txt \
+		&& touch $(TEST_VENV)/installed)
 
 build: deps
 	$(SWIFT) build -c release --product backdrop
@@ -34,15 +36,16 @@ run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
-# service; the container's runtime stage (test-container); replicas sharing through PostgreSQL behind nginx
-# (test-cluster); hostile and unlucky clients (early closes, many renders, one client flooding) against the static
-# release binary.
+# service; the placeholders read by the reference decoders; the container's runtime stage (test-container); replicas
+# sharing through PostgreSQL behind nginx (test-cluster); hostile and unlucky clients (early closes, many renders, one
+# client flooding) against the static release binary.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(MAKE) --no-print-directory test-container
 	$(MAKE) --no-print-directory test-cluster
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop

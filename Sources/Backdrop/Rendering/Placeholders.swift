@@ -4,15 +4,15 @@
 public struct Placeholders: Sendable, Equatable {
     /// ThumbHash, base64.
     public let thumbHash: String
-    /// BlurHash, with ``BlurHash/components(for:)``.
+    /// BlurHash, 3 components across and 4 down (``BlurHash/components``).
     public let blurHash: String
     /// The layer's mean colour, `#rrggbb`: averaged in sRGB as a browser's downscale does, the single colour closest
     /// to the layer in the least-squares sense.
     public let color: String
 
-    /// The placeholders of `layer`, the preview's small image of a layer of `size`.
-    static func make(from layer: RGBImage, size: PixelSize) -> Placeholders {
-        let components = BlurHash.components(for: size)
+    /// The placeholders of `layer`, the preview's small image.
+    static func make(from layer: RGBImage) -> Placeholders {
+        let components = BlurHash.components
         return Placeholders(thumbHash: ThumbHash.base64(layer), blurHash: BlurHash.encode(layer, x: components.x, y: components.y),
                             color: self.meanColor(layer))
     }

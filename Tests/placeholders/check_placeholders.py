@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The placeholders in /background.json (images.thumbHash, images.blurHash, images.color) read by independent
+decoders, against a live Backdrop serving stock photos (no Flickr), and how close each comes to the blurred layer.
+
+usage: check_placeholders.py PATH/TO/backdrop OUTPUT_DIR
+
+For each place, style and size: the full-size blur=1 PNG is fetched; the inline WebP preview, the ThumbHash (decoded
+by evanw/thumbhash's reference JavaScript under node), the BlurHash (decoded by PyPI's blurhash, a port of the
+reference) and the flat colour are each stretched to that size with bilinear interpolation, and their PSNR against it
+is measured. The hashes must also be exactly what the reference encoders make of the preview's pixels. PyPI's
+thumbhash 0.1.2 reads the average colour and aspect ratio (its full decoder returns one flat colour whatever the hash,
+so the JavaScript reference draws the image). Prints the README's table; writes a side-by-side picture per style.
+"""
+import base64
+import io
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import urllib.request
+
+import blurhash
+import thumbhash
+from PIL import Image, ImageChops
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+from backdrop_server import BackdropServer  # noqa: E402
+from checks import check, finish, run_part  # noqa: E402
+
+FAILURES = {}
+
+
+def expect(name, ok, detail=""):
+    """A check made for every place, style and size, reported once: the first few failures' details."""
+    FAILURES.setdefault(name, [])
+    if not ok:
+        FAILURES[name].append(detail)
+
+PLACES = [(48.8566, 2.3522), (35.6762, 139.6503), (-33.8688, 151.2093), (40.7128, -74.006), (64.1466, -21.9426), (-22.9068, -43.1729)]
+SIZES = [(390, 844), (1024, 768), (2048, 1536)]
+STYLES = ["light", "extralight", "dark", "none"]
+REFERENCE = os.path.join(HERE, "..", "support", "thumbhash_reference.mjs")
+
+
+def fetch(url):
+    with urllib.request.urlopen(url, timeout=60) as answer:
+        return answer.read()
+
+
+def psnr(a, b):
+    """PSNR in dB of two RGB images of one size, over all three channels."""
+    histogram = ImageChops.difference(a, b).histogram()
+    squared = sum(count * (value % 256) ** 2 for value, count in enumerate(histogram))
+    mse = squared / (a.width * a.height * 3)
+    return 99.0 if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+
+
+def node(request):
+    out = subprocess.run(["node", REFERENCE], input=json.dumps(request), capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(out.stdout)
+
+
+def rgb_image(width, height, rgb):
+    return Image.frombytes("RGB", (width, height), bytes(rgb))
+
+
+def measure(server, lat, lon, style, width, height, results, pictures):
+    info = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&style={style}&width={width}&height={height}"))
+    images = info["images"]
+    layer = Image.open(io.BytesIO(fetch(server.base + images["formats"]["png"]["blurred"]))).convert("RGB")
+    name = f"{info['cell']} {style} {width}x{height}"
+
+    def want(label, ok, detail=""):
+        expect(label, ok, f"{name}: {detail}")
+    want("the blur=1 image has the size asked for", layer.size == (width, height), str(layer.size))
+
+    preview = Image.open(io.BytesIO(base64.b64decode(images["blurredPreview"]["uri"].split(",", 1)[1]))).convert("RGB")
+    small = list(preview.tobytes())
+    if max(preview.size) <= 100:
+        encoded = node({"encode": {"width": preview.width, "height": preview.height, "rgb": small}})["hash"]
+        want("thumbHash is the reference encoder's hash of the preview", encoded == images["thumbHash"], f"{encoded} != {images['thumbHash']}")
+    components = (3, 4)  # across, down: measured (BlurHash.components)
+    rows = [[small[(y * preview.width + x) * 3:(y * preview.width + x) * 3 + 3] for x in range(preview.width)] for y in range(preview.height)]
+    expected = blurhash.encode(rows, *components)
+    want("blurHash is the reference encoder's hash of the preview", expected == images["blurHash"], f"{expected} != {images['blurHash']}")
+
+    hashed = list(base64.b64decode(images["thumbHash"]))
+    decoded = node({"decode": images["thumbHash"]})
+    average = thumbhash.thumb_hash_to_average_rgba(hashed)
+    want("PyPI thumbhash reads the reference decoder's average colour",
+          all(abs(a - b) < 1e-9 for a, b in zip(average, decoded["average"])), f"{average} vs {decoded['average']}")
+    ratio = thumbhash.thumb_hash_to_approximate_aspect_ratio(hashed)
+    want("and an aspect ratio on the right side of 1", (ratio > 1) == (width > height), f"({ratio})")
+    thumb = rgb_image(decoded["width"], decoded["height"], decoded["rgb"])
+    blur_w, blur_h = (32, max(1, round(32 * height / width))) if width >= height else (max(1, round(32 * width / height)), 32)
+    blurred = rgb_image(blur_w, blur_h, [v for row in blurhash.decode(images["blurHash"], blur_w, blur_h) for p in row for v in p])
+    color = images["color"]
+    want("color is #rrggbb", len(color) == 7 and color[0] == "#" and all(c in "0123456789abcdef" for c in color[1:]), color)
+    flat = Image.new("RGB", (width, height), tuple(int(color[i:i + 2], 16) for i in (1, 3, 5)))
+
+    stretched = {
+        "preview": preview.resize((width, height), Image.BILINEAR),
+        "thumbHash": thumb.resize((width, height), Image.BILINEAR),
+        "blurHash": blurred.resize((width, height), Image.BILINEAR),
+        "color": flat,
+    }
+    sizes = {"preview": len(images["blurredPreview"]["uri"]), "thumbHash": len(images["thumbHash"]), "blurHash": len(images["blurHash"]), "color": len(color)}
+    for kind, image in stretched.items():
+        results.setdefault(kind, []).append((psnr(image, layer), sizes[kind]))
+    if (width, height) == SIZES[0] and style not in pictures:
+        pictures[style] = [layer] + list(stretched.values())
+
+
+def side_by_side(pictures, output):
+    """One row per style: the blur=1 image, then the preview, ThumbHash, BlurHash and colour, each stretched."""
+    w, h = 195, 422
+    sheet = Image.new("RGB", (w * 5, h * len(pictures)))
+    for row, style in enumerate(pictures):
+        for column, image in enumerate(pictures[style]):
+            sheet.paste(image.resize((w, h), Image.BILINEAR), (column * w, row * h))
+    path = os.path.join(output, "placeholders.png")
+    sheet.save(path)
+    return path
+
+
+def main():
+    binary, output = sys.argv[1], sys.argv[2]
+    os.makedirs(output, exist_ok=True)
+    print("placeholders: thumbHash, blurHash and color by independent decoders, against the blur=1 image")
+    results, pictures = {}, {}
+
+    def run():
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-placeholders.log")) as server:
+            for lat, lon in PLACES:
+                for style in STYLES:
+                    for width, height in SIZES:
+                        measure(server, lat, lon, style, width, height, results, pictures)
+
+    run_part(run)
+    for name, failures in FAILURES.items():
+        check(f"{name}, for every place, style and size", not failures, "; ".join(failures[:3]))
+    print("  | placeholder | characters in the JSON | PSNR against blur=1, median (lowest) |")
+    for kind, values in results.items():
+        db = [v[0] for v in values]
+        chars = [v[1] for v in values]
+        print(f"  | {kind} | {statistics.median(chars):.0f} ({min(chars)}-{max(chars)}) | {statistics.median(db):.1f} dB ({min(db):.1f}) |")
+    # Floors: the lowest measured over these photos, styles and sizes (54.0, 23.8, 20.0, 10.7 dB), less about 3 dB.
+    floors = {"preview": 50, "thumbHash": 20, "blurHash": 17, "color": 8}
+    for kind, floor in floors.items():
+        lowest = min(v[0] for v in results.get(kind, [(0, 0)]))
+        check(f"{kind} stretched to the screen is within {floor} dB of the blur=1 image everywhere", lowest >= floor, f"(lowest {lowest:.1f} dB)")
+    order = [statistics.median(v[0] for v in results.get(k, [(0, 0)])) for k in ("preview", "thumbHash", "blurHash", "color")]
+    check("the preview comes closest and the flat colour least close, at the median", order[0] == max(order) and order[3] == min(order),
+          ", ".join(f"{db:.1f}" for db in order))
+    print(f"  (side by side: {side_by_side(pictures, output)})")
+    finish("placeholders")
+
+
+if __name__ == "__main__":
+    main()
