@@ -1,0 +1,46 @@
+"""Headless Chromium through selenium for the browser tests, and what they ask of a page."""
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def browser(deny_location=False):
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844",
+                     "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if deny_location:
+        options.add_experimental_option("prefs", {"profile.default_content_setting_values.geolocation": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait_for(driver, script, timeout=60):
+    """Polls `script` (JavaScript returning a truthy value) until it holds; returns its value or None."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
+    except TimeoutException:
+        return None
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+# The component's shadow root, in the page's scripts.
+SHADOW = "const S = document.getElementById('backdrop').shadowRoot;"
+
+
+def opacity_after_scroll(driver, y, scroller="document.getElementById('content')", shadow=SHADOW):
+    """Scrolls `scroller` (a JavaScript expression; `window` for the document) to `y` and returns the blurred layer's
+    opacity once it reflects that position."""
+    position = "window.scrollY" if scroller == "window" else f"{scroller}.scrollTop"
+    driver.execute_script(f"{scroller}.scrollTo(0, {y});")
+    wait_for(driver, f"return Math.abs({position} - {y}) < 1", 10)
+    expected = min(1, max(0, driver.execute_script(f"return {position}") / 80))
+    opacity = "parseFloat(getComputedStyle(S.querySelector('.pair.shown img.blurred')).opacity)"
+    wait_for(driver, f"{shadow} return Math.abs({opacity} - {expected}) < 0.01", 10)
+    return float(driver.execute_script(f"{shadow} return {opacity}"))
