@@ -119,17 +119,23 @@ let alternatives: [PNGOptions] = [
                 if run > 0 { times.append(ms) }
             }
             // Its fidelity: the preview as a client shows it (decoded, stretched bilinearly) against the layer.
-            var db = 0.0
+            var db = 0.0, placeholderTimes = [Double]()
             if let preview {
                 var width: Int32 = 0, height: Int32 = 0
                 if let pixels = preview.webp.withUnsafeBufferPointer({ bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) }) {
                     let small = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
                     bd_webp_free(pixels)
                     db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
+                    // ThumbHash, BlurHash and colour, made from these pixels inside `make` (so included in its time).
+                    for run in 0...max(arguments.runs, 5) {
+                        let ms = try milliseconds { _ = Placeholders.make(from: small) }
+                        if run > 0 { placeholderTimes.append(ms) }
+                    }
                 }
             }
             let record: [String: Any] = ["tool": "backdrop", "image": name, "preview": style.rawValue, "display": "\(display)",
                                          "median_ms": rounded(median(times)), "bytes": preview?.webp.count ?? 0,
+                                         "placeholders_ms": rounded(median(placeholderTimes)),
                                          "preview_size": preview.map { "\($0.size)" } ?? "", "psnr_db": rounded(db)]
             let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))

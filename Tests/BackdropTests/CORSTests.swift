@@ -35,7 +35,7 @@ struct CORSTests {
                 ("/background?lat=1&lon=2&width=20&height=20", .head, Self.origin, 200),
                 ("/background.json?lat=1&lon=2", .get, Self.origin, 200),
                 ("/health", .get, Self.origin, 200), ("/openapi.yaml", .get, Self.origin, 200), ("/", .get, Self.origin, 200),
-                ("/metrics", .get, Self.origin, 200),
+                ("/metrics", .get, Self.origin, 200), ("/backdrop.js", .get, Self.origin, 200),
                 ("/background?lat=91&lon=0", .get, Self.origin, 400), ("/nothing-here", .get, Self.origin, 404),
                 ("/background?lat=1&lon=2", .get, Self.origin.merging([.accept: "text/html"]), 406),
                 ("/background", .post, Self.origin, 405),
@@ -51,6 +51,10 @@ struct CORSTests {
                 }
                 #expect(answer.headers[.accessControlAllowCredentials] == nil, "never credentials")
             }
+            // A module script from another origin runs only if it is JavaScript and CORS allows it.
+            let module = try await Self.get(client, "/backdrop.js", method: .get, Self.origin)
+            #expect(module.headers[.contentType]?.contains("javascript") == true)
+            #expect(String(decoding: module.body, as: UTF8.self).contains("customElements.define(\"backdrop-background\""))
         }
     }
 

@@ -51,6 +51,12 @@ DOCKER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 DEBIAN_RELEASES = {"12": "bookworm", "11": "bullseye", "13": "trixie"}
 CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
 STAND_IN_HOST = "api.flickr.com"
+# Flickr's image host as production meets it: over HTTPS under staticflickr.com, at an address the host rule counts as
+# public (TEST-NET-3, added to the namespace's loopback); and one under staticflickr.com resolving to loopback, which
+# the rule must refuse. No flickr.extraImageHosts anywhere: the image's own configuration decides.
+IMAGE_HOST, IMAGE_ADDRESS = "live.staticflickr.com", "203.0.113.7"
+PRIVATE_IMAGE_HOST = "farm1.staticflickr.com"
+PHOTO = os.path.join(ROOT, "Tests", "BackdropTests", "Fixtures", "flickr-photo.jpg")
 results = {"passed": 0, "failed": 0}
 
 
@@ -238,24 +244,39 @@ def build(lines, binary, work):
 # --- what the test talks to -----------------------------------------------------------------------------------------
 
 class StandInFlickr:
-    """An HTTPS stand-in for api.flickr.com on 127.0.0.1:443. It answers searches with Flickr's empty result, holding
-    the first one until `release` is set, and records completed searches and refused handshakes."""
+    """An HTTPS stand-in for api.flickr.com and its image hosts on port 443 of every address in the namespace. It
+    answers searches with Flickr's empty result, holding the first one until `release` is set, or with one photo on
+    `photo_host` once that is set (the real format: url_l and its size); serves that photo's bytes; and records
+    searches, image requests (with their Host) and refused handshakes."""
 
     def __init__(self, certificate, key):
-        self.searches, self.handshake_errors = [], []
+        self.searches, self.images, self.handshake_errors = [], [], []
         self.first_search, self.release = threading.Event(), threading.Event()
+        self.photo_host = None
         stand_in = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
+                if not self.path.startswith("/services/rest/"):
+                    stand_in.images.append((self.headers.get("Host"), self.path))
+                    return self.answer(open(PHOTO, "rb").read(), "image/jpeg")
                 stand_in.searches.append(self.path)
                 if len(stand_in.searches) == 1:
                     stand_in.first_search.set()
                     stand_in.release.wait(30)
-                body = json.dumps({"photos": {"page": 1, "pages": 0, "perpage": 250, "total": 0, "photo": []},
-                                   "stat": "ok"}).encode()
+                photos = []
+                if stand_in.photo_host:
+                    photo_id = str(52000000000 + len(stand_in.searches))
+                    photos.append({"id": photo_id, "owner": "12345678@N00", "secret": "a1b2c3", "server": "65535", "farm": 66,
+                                   "title": "On the image host", "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": "4",
+                                   "ownername": "Host Photographer", "url_l": f"{stand_in.photo_host}/65535/{photo_id}_a1b2c3_b.jpg",
+                                   "width_l": 683, "height_l": "1024"})
+                self.answer(json.dumps({"photos": {"page": 1, "pages": 1 if photos else 0, "perpage": 250, "total": len(photos),
+                                                   "photo": photos}, "stat": "ok"}).encode(), "application/json")
+
+            def answer(self, body, content_type):
                 self.send_response(200)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -271,7 +292,7 @@ class StandInFlickr:
 
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(certificate, key)
-        self.server = Server(("127.0.0.1", 443), Handler)
+        self.server = Server(("0.0.0.0", 443), Handler)
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True, do_handshake_on_connect=False)
         original = self.server.finish_request
 
@@ -292,7 +313,7 @@ class StandInFlickr:
 
 
 def make_test_ca(folder):
-    """A test CA and a certificate for api.flickr.com it signed: (ca.crt, server.crt, server.key)."""
+    """A test CA and a certificate it signed for api.flickr.com and the image hosts: (ca.crt, server.crt, server.key)."""
     def openssl(*args):
         subprocess.run(["openssl", *args], check=True, cwd=folder, capture_output=True)
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Backdrop test CA",
@@ -300,7 +321,7 @@ def make_test_ca(folder):
     openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={STAND_IN_HOST}", "-keyout", "server.key",
             "-out", "server.csr")
     with open(os.path.join(folder, "san.ext"), "w") as file:
-        file.write(f"subjectAltName=DNS:{STAND_IN_HOST}\nextendedKeyUsage=serverAuth\n")
+        file.write(f"subjectAltName=DNS:{STAND_IN_HOST},DNS:{IMAGE_HOST},DNS:{PRIVATE_IMAGE_HOST}\nextendedKeyUsage=serverAuth\n")
     openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
             "-extfile", "san.ext", "-out", "server.crt")
     return [os.path.join(folder, name) for name in ("ca.crt", "server.crt", "server.key")]
@@ -444,7 +465,8 @@ def serve_checks(stage, work):
     # 4. TLS trust: an HTTPS stand-in for api.flickr.com with a certificate from a test CA.
     ca, certificate, key = make_test_ca(work)
     with open(os.path.join(stage.rootfs, "etc", "hosts"), "a") as hosts:
-        hosts.write(f"127.0.0.1 {STAND_IN_HOST}\n")  # as `docker run --add-host` would
+        hosts.write(f"127.0.0.1 {STAND_IN_HOST}\n{IMAGE_ADDRESS} {IMAGE_HOST}\n127.0.0.1 {PRIVATE_IMAGE_HOST}\n")  # as --add-host would
+    subprocess.run(["ip", "addr", "add", f"{IMAGE_ADDRESS}/32", "dev", "lo"], check=True)
     stand_in = StandInFlickr(certificate, key)
     try:
         container = Container(stage, log, env={"FLICKR_API_KEY": "test-key"})
@@ -489,8 +511,33 @@ def serve_checks(stage, work):
                   alive and status == 200 and png_size(body) == (320, 568), f"alive {alive}, {status}")
         code = container.stop()
         check("and then the process exits 0", code == 0, f"exit {code}")
+        image_host_checks(stage, log, stand_in)
     finally:
         stand_in.close()
+
+
+def image_host_checks(stage, log, stand_in):
+    """5. The production host rule end to end: a photo on an HTTPS host under staticflickr.com at a public address is
+    downloaded and served; one under staticflickr.com resolving to loopback, or over plain HTTP, is refused (stock)."""
+    container = Container(stage, log, env={"FLICKR_API_KEY": "test-key"})
+    try:
+        if not check("starts for the image host checks", container.ready()):
+            return
+        cases = [
+            (f"https://{IMAGE_HOST}", "48.8566", "flickr", IMAGE_HOST, "an HTTPS image host under staticflickr.com at a public address is fetched"),
+            (f"https://{PRIVATE_IMAGE_HOST}", "40.7128", "stock", None, "one resolving to loopback is refused: stock, nothing fetched"),
+            (f"http://{IMAGE_HOST}", "-33.8688", "stock", None, "plain HTTP to the image host is refused: stock, nothing fetched"),
+        ]
+        for host, lat, source, fetched, name in cases:
+            stand_in.photo_host, before, searches = host, len(stand_in.images), len(stand_in.searches)
+            status, headers, body = get(container.base + f"/background?lat={lat}&lon=2.35&width=320&height=568")
+            images = stand_in.images[before:]
+            check(name, status == 200 and len(stand_in.searches) == searches + 1 and headers.get("X-Backdrop-Source") == source
+                  and png_size(body) == (320, 568) and [h for h, _ in images] == ([fetched] if fetched else []),
+                  f"{status} {headers.get('X-Backdrop-Source')} searches {len(stand_in.searches) - searches} {images} {stand_in.handshake_errors[-1:]}")
+    finally:
+        stand_in.photo_host = None
+        container.stop()
 
 
 def main():

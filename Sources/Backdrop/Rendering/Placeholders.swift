@@ -11,7 +11,7 @@ public struct Placeholders: Sendable, Equatable {
     public let color: String
 
     /// The placeholders of `layer`, the preview's small image.
-    static func make(from layer: RGBImage) -> Placeholders {
+    public static func make(from layer: RGBImage) -> Placeholders {
         let components = BlurHash.components
         return Placeholders(thumbHash: ThumbHash.base64(layer), blurHash: BlurHash.encode(layer, x: components.x, y: components.y),
                             color: self.meanColor(layer))
