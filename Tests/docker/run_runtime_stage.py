@@ -293,6 +293,9 @@ class StandInFlickr:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(certificate, key)
         self.server = Server(("0.0.0.0", 443), Handler)
+        # Plain HTTP on port 80 too, so that a build that forgot the HTTPS-only rule would be seen fetching.
+        self.plain = Server(("0.0.0.0", 80), Handler)
+        threading.Thread(target=self.plain.serve_forever, daemon=True).start()
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True, do_handshake_on_connect=False)
         original = self.server.finish_request
 
@@ -310,6 +313,7 @@ class StandInFlickr:
     def close(self):
         self.release.set()
         self.server.shutdown()
+        self.plain.shutdown()
 
 
 def make_test_ca(folder):
@@ -418,6 +422,11 @@ def serve_checks(stage, work):
     status, headers, body = get(container.base + "/")
     check("the demo page is served from the image's public folder",
           status == 200 and headers.get("Content-Type", "").startswith("text/html"), f"{status}")
+    # Steps 1 and 2 must fall in one 15-minute window (a new window is a new photo, not a cache hit): with under 30 s
+    # of this one left, wait for the next (a wall-clock boundary, not a process to synchronise with; at most 30 s).
+    left = json.loads(get(container.base + "/background.json?" + place)[2])["window"]["secondsLeft"]
+    if left < 30:
+        time.sleep(left + 1)
     status, headers, first = get(container.base + "/background?" + place)
     check("a render is a valid PNG of the asked size (320x568)",
           status == 200 and png_size(first) == (320, 568), f"{status}, {png_size(first)}")
