@@ -137,7 +137,7 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         let limit = allowance.remaining
         defer { allowance.spend(ContinuousClock.now - started) }
         do {
-            return try await waitAtMost(limit) { try await body(connection) }
+            return try await self.link.work.waitAtMost(limit) { try await body(connection) }
         } catch is CancellationError {
             return nil
         } catch {

@@ -18,6 +18,8 @@ actor PostgresLink {
     private var outageLogged = false
     /// Finished once ``start()`` has run, so that ``maintain(every:_:)`` does not connect beside it.
     private let started = AsyncStream<Never>.makeStream()
+    /// Where every call on the database runs, so that a hung one never holds its caller (run by ``maintain(every:_:)``).
+    let work = AbandonableWork()
 
     static let longestRetryDelay: Duration = .seconds(10)
 
@@ -60,20 +62,29 @@ actor PostgresLink {
 
     /// Keeps the connection until cancelled: waits for it to close, then reconnects with growing pauses. Every
     /// `interval` while connected it runs `chore` (the clean-up of expired rows).
+    /// It also runs ``work`` (every call on the database) for as long.
     func maintain(every interval: Duration, _ chore: @escaping @Sendable (PostgresConnection) async throws -> Void) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.work.run() }
+            await self.keepConnected(every: interval, chore)
+            group.cancelAll()
+        }
+    }
+
+    private func keepConnected(every interval: Duration, _ chore: @escaping @Sendable (PostgresConnection) async throws -> Void) async {
         for await _ in self.started.stream {}
         var delay = Duration.milliseconds(250)
         while !Task.isCancelled {
             if let connection = self.current {
                 do {
-                    try await waitAtMost(self.timeout) { try await chore(connection) }
+                    try await self.work.waitAtMost(self.timeout) { try await chore(connection) }
                 } catch is CancellationError {
                     break
                 } catch {
                     self.metrics?.clusterDatabaseError("cleanup")
                     if error is WaitTimedOut || Self.isConnectionError(error) { self.drop(connection, because: error) }
                 }
-                _ = try? await waitAtMost(interval) { try await connection.closeFuture.get() }
+                _ = try? await self.work.waitAtMost(interval) { try await connection.closeFuture.get() }
                 continue
             }
             do {
@@ -113,11 +124,11 @@ actor PostgresLink {
         let id = self.nextID
         self.nextID += 1
         let (logger, settings) = (self.logger, configuration)
-        let connection = try await waitAtMost(self.timeout * 2) {
+        let connection = try await self.work.waitAtMost(self.timeout * 2) {
             try await PostgresConnection.connect(configuration: settings, id: id, logger: logger)
         }
         do {
-            _ = try await waitAtMost(self.timeout * 5) {
+            _ = try await self.work.waitAtMost(self.timeout * 5) {
                 try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
             }
         } catch {
