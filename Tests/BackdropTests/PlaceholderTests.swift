@@ -47,13 +47,13 @@ struct PlaceholderTests {
     @Test("a layer wider than 100 pixels is averaged down to fit ThumbHash's encoder")
     func thumbHashOfAWideLayer() {
         let wide = Self.synthetic(width: 250, height: 4)
-        let reduced = AreaReduce.fit(wide, within: 100)
+        let reduced = ThumbHash.fitted(wide)
         #expect(reduced.width == 100 && reduced.height == 2)
-        #expect(AreaReduce.fit(Self.synthetic(width: 100, height: 100), within: 100) == Self.synthetic(width: 100, height: 100))
+        #expect(ThumbHash.fitted(Self.synthetic(width: 100, height: 100)) == Self.synthetic(width: 100, height: 100))
         #expect(ThumbHash.encode(wide) == ThumbHash.encode(reduced))
         // A flat image reduces to itself, whatever the block sizes.
         let flat = RGBImage(width: 301, height: 7, pixels: [UInt8](repeating: 90, count: 301 * 7 * 3))
-        #expect(Set(AreaReduce.fit(flat, within: 100).pixels) == [90])
+        #expect(Set(ThumbHash.fitted(flat).pixels) == [90])
     }
 
     @Test("the colour is the mean of the layer, as #rrggbb")

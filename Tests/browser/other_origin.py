@@ -9,11 +9,11 @@ event and nothing thrown into the page.
 """
 import gzip
 import os
-import socket
 import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from backdrop_server import free_port
 from checks import check, run_part
 from chromium import SHADOW, browser, console_errors, opacity_after_scroll, wait_for
 
@@ -39,12 +39,6 @@ element.addEventListener("backdrop-error", (e) => seen.errors.push(e.detail.mess
 <script type="module" src="{backdrop}/backdrop.js"></script>
 </body></html>
 """
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Site:

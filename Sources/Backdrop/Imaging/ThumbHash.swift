@@ -3,8 +3,8 @@ import Foundation
 /// ThumbHash, Evan Wallace's placeholder format (evanw/thumbhash, MIT): an image's average colour, aspect ratio and
 /// a few DCT coefficients of luminance and colour in about 25 bytes. This is a port of the reference JavaScript
 /// encoder (`rgbaToThumbHash`) for opaque images, rounding as JavaScript's `Math.round` does, so it writes the same
-/// bytes (checked against that encoder in `make test`). Input larger than 100 pixels on a side is first reduced by
-/// averaging, as the reference asks.
+/// bytes (checked against that encoder in `make test`). Input larger than 100 pixels on a side is first shrunk to fit,
+/// as the reference asks.
 enum ThumbHash {
     /// The reference encoder's largest side.
     static let maxSide = 100
@@ -15,7 +15,7 @@ enum ThumbHash {
     }
 
     static func encode(_ source: RGBImage) -> [UInt8] {
-        let image = AreaReduce.fit(source, within: self.maxSide)
+        let image = self.fitted(source)
         let (w, h) = (image.width, image.height)
         let count = w * h
         var l = [Double](repeating: 0, count: count), p = l, q = l
@@ -78,38 +78,15 @@ enum ThumbHash {
         return (dc, ac, scale)
     }
 
+    /// `image` itself when both sides are at most ``maxSide``, else shrunk to fit by ``CoverCrop``'s averaging (the
+    /// size keeps the aspect ratio to the pixel, so nothing is cropped but a fraction of one).
+    static func fitted(_ image: RGBImage) -> RGBImage {
+        guard image.width > self.maxSide || image.height > self.maxSide else { return image }
+        let scale = Double(max(image.width, image.height)) / Double(self.maxSide)
+        func side(_ length: Int) -> Int { max(1, min(self.maxSide, Int((Double(length) / scale).rounded()))) }
+        return CoverCrop.apply(image, to: PixelSize(width: side(image.width), height: side(image.height)))
+    }
+
     /// JavaScript's `Math.round`: halves go up.
     private static func jsRound(_ value: Double) -> Int { Int((value + 0.5).rounded(.down)) }
-}
-
-/// Reduces an image by averaging whole blocks of pixels, for encoders with a largest input.
-enum AreaReduce {
-    /// `image` itself when both sides are at most `side`, else the block averages of an image that fits.
-    static func fit(_ image: RGBImage, within side: Int) -> RGBImage {
-        guard image.width > side || image.height > side else { return image }
-        let scale = Double(max(image.width, image.height)) / Double(side)
-        let width = max(1, min(side, Int((Double(image.width) / scale).rounded()))),
-            height = max(1, min(side, Int((Double(image.height) / scale).rounded())))
-        return RGBImage(width: width, height: height) { out in
-            for y in 0..<height {
-                let y0 = y * image.height / height, y1 = max(y0 + 1, (y + 1) * image.height / height)
-                for x in 0..<width {
-                    let x0 = x * image.width / width, x1 = max(x0 + 1, (x + 1) * image.width / width)
-                    var sum = (0, 0, 0)
-                    for sy in y0..<y1 {
-                        for sx in x0..<x1 {
-                            let i = (sy * image.width + sx) * 3
-                            sum.0 += Int(image.pixels[i])
-                            sum.1 += Int(image.pixels[i + 1])
-                            sum.2 += Int(image.pixels[i + 2])
-                        }
-                    }
-                    let n = (y1 - y0) * (x1 - x0), o = (y * width + x) * 3
-                    out[o] = UInt8((sum.0 + n / 2) / n)
-                    out[o + 1] = UInt8((sum.1 + n / 2) / n)
-                    out[o + 2] = UInt8((sum.2 + n / 2) / n)
-                }
-            }
-        }
-    }
 }
