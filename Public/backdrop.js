@@ -98,7 +98,7 @@ class BackdropBackground extends HTMLElement {
   }
 
   get #origin() {
-    return this.getAttribute("src") || MODULE_ORIGIN;
+    return (this.getAttribute("src") || MODULE_ORIGIN).replace(/\/+$/, "");
   }
 
   #listen() {

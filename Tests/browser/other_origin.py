@@ -42,11 +42,13 @@ element.addEventListener("backdrop-error", (e) => seen.errors.push(e.detail.mess
 
 
 class Site:
-    """The other origin: `/` uses the component's defaults, `/dead` points its src at a port nobody listens on."""
+    """The other origin: `/` uses the component's defaults, `/dead` points its src at a port nobody listens on,
+    `/slash` at Backdrop written with a trailing slash."""
 
     def __init__(self, backdrop):
         pages = {"/": PAGE.format(extra="", backdrop=backdrop),
-                 "/dead": PAGE.format(extra=f'src="http://127.0.0.1:{free_port()}"', backdrop=backdrop)}
+                 "/dead": PAGE.format(extra=f'src="http://127.0.0.1:{free_port()}"', backdrop=backdrop),
+                 "/slash": PAGE.format(extra=f'src="{backdrop}/"', backdrop=backdrop)}
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
@@ -120,6 +122,15 @@ def across_origins(driver, site, server, output):
     print(f"  (backdrop.js: {len(module):,} bytes, {len(gzip.compress(module, 9)):,} gzipped)")
 
 
+def trailing_slash(driver, site, server, output):
+    driver.get(site.base + "/slash")
+    ready = wait_for(driver, "return document.getElementById('backdrop').dataset.state === 'ready'")
+    requests = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    check("src written with a trailing slash reaches the same routes (no //background.json)",
+          ready and any(r.startswith(server.base + "/background.json?") for r in requests) and not any("//background" in r for r in requests),
+          f"({state(driver)!r}, {requests})")
+
+
 def unreachable(driver, site, server, output):
     driver.get(site.base + "/dead")
     failed = wait_for(driver, "return seen.errors.length > 0", 60)
@@ -135,7 +146,7 @@ def unreachable(driver, site, server, output):
 def other_origin(server, output):
     site = Site(server.base)
     try:
-        for part in (preview_first, across_origins, unreachable):
+        for part in (preview_first, across_origins, trailing_slash, unreachable):
             driver = browser()
             try:
                 run_part(part, driver, site, server, output)
