@@ -37,7 +37,7 @@ public func buildApplication(
         services.append(CacheSweeper(cache: disk, policy: policy, interval: .seconds(60), logger: logger))
     }
     let postgres = try Settings.postgresURL(settings.cluster.postgresURL).map {
-        PostgresCoordinator(url: $0, settings: settings, clock: clock, logger: logger, metrics: metrics)
+        try PostgresCoordinator(url: $0, settings: settings, clock: clock, logger: logger, metrics: metrics)
     }
     if let postgres { services.append(postgres) }
     let coordinator: any ClusterCoordinator = postgres
@@ -94,7 +94,7 @@ public func buildApplication(
     let log = logger
     app.beforeServerStarts {
         let library = try await stock.load()
-        try await postgres?.link.start()
+        try await postgres?.database.start()
         await openAPI.load()
         for warning in settings.warnings { log.warning("\(warning)") }
         if maxConnections < settings.server.maxConnections {

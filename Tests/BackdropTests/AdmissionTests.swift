@@ -164,7 +164,7 @@ struct AdmissionTests {
     @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
         let clock = MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
         let state = FlickrState(clock: clock)
-        let key = FlickrState.CellKey(cell: "u09tv", window: 1)
+        let key = CellWindow(cell: "u09tv", window: 1)
         await state.noteLeaseElsewhere(key, until: clock.now().addingTimeInterval(5))
         await state.noteTimeout(for: key)
         await state.noteTimeout(for: key)  // a second request that gave up on the same lease: still the lease's end
@@ -174,7 +174,7 @@ struct AdmissionTests {
         #expect(await state.endLeaseWait(key) == clock.now().addingTimeInterval(-5), "waiting since the first sight of the lease")
         #expect(await state.endLeaseWait(key) == nil)
 
-        let other = FlickrState.CellKey(cell: "u09tw", window: 1)
+        let other = CellWindow(cell: "u09tw", window: 1)
         await state.noteTimeout(for: other)
         clock.advance(29)
         #expect(await !state.mayCall(other), "a search of its own that hung backs the cell off for 30 s")

@@ -19,7 +19,7 @@ struct CacheTests {
     }
 
     static func cache(_ folder: URL, budget: Int = 1 << 30, maxFiles: Int = .max, clock: any WallClock = FixedClock(date: HTTPTests.epoch),
-                      metrics: BackdropMetrics? = nil, logger: Logger = Logger(label: "test")) -> DiskCache {
+                      metrics: BackdropMetrics = BackdropMetrics(), logger: Logger = Logger(label: "test")) -> DiskCache {
         DiskCache(folder: folder, budgetBytes: budget, maxFiles: maxFiles, clock: clock, logger: logger, metrics: metrics)
     }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite("The Flickr source with other replicas")
 struct ClusterTests {
     /// A coordinator whose answers the test sets, recording what the source told it.
-    final class ScriptedCoordinator: ClusterCoordinator {
+    final class ScriptedCoordinator: ClusterCoordinator, CellSharing {
         struct Record {
             var claims = 0
             var published: [CellFinding] = []
@@ -30,25 +30,25 @@ struct ClusterTests {
         }
 
         var status: ClusterStatus { .postgres }
-        var requestAllowance: DatabaseAllowance { DatabaseAllowance(.seconds(1)) }
+        func sharing() -> any CellSharing { self }
 
-        func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool { self.grantsCalls }
+        func takeCall() async -> Bool { self.grantsCalls }
 
-        func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+        func claim(_ key: CellWindow) async throws -> CellClaim {
             self.record.withLock { $0.claims += 1 }
             return self.claim
         }
 
-        func publish(_ finding: CellFinding, for key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async -> CellFinding {
-            self.record.withLock { $0.published.append(finding) }
-            return self.agreed ?? finding
+        func publish(_ finding: Data, for key: CellWindow) async -> Data {
+            self.record.withLock { $0.published.append(CellFinding(sharedJSON: finding) ?? .empty) }
+            return self.agreed?.sharedJSON ?? finding
         }
 
-        func publishFailure(for key: FlickrState.CellKey, backoff: Double, _ allowance: inout DatabaseAllowance) async {
+        func publishFailure(for key: CellWindow, backoff: Double) async {
             self.record.withLock { $0.failures += 1 }
         }
 
-        func publishKeyRejected(retryAfter: Double, _ allowance: inout DatabaseAllowance) async {
+        func publishKeyRejected(retryAfter: Double) async {
             self.record.withLock { $0.keyRejections += 1 }
         }
     }
@@ -93,7 +93,7 @@ struct ClusterTests {
 
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
         let theirs = CellFinding(choosingFrom: [Self.photo("111"), Self.photo("222")], cell: Self.cell, window: Self.window)
-        let coordinator = ScriptedCoordinator(claim: .found(theirs))
+        let coordinator = ScriptedCoordinator(claim: .found(theirs.sharedJSON))
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
         let photo = try await source.photo(for: .cell(Self.cell), in: Self.window)
@@ -114,7 +114,7 @@ struct ClusterTests {
         #expect(photo.id == "flickr-777", "the finding stored first wins, so that replicas agree")
     }
 
-    @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(.empty)])
+    @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(CellFinding.empty.sharedJSON)])
     func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
         let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window)
@@ -145,7 +145,7 @@ struct ClusterTests {
     @Test func theFindingIsTheStableChoiceThenTheNextResult() {
         let photos = (1...5).map { Self.photo("\($0)") }
         let finding = CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)
-        let first = Int(PhotoChoice.stableHash("u09tv/\(Self.window.index)") % 5)
+        let first = Int(StableHash.of("u09tv/\(Self.window.index)") % 5)
         #expect(finding.candidates == [photos[first].sourcePhoto, photos[(first + 1) % 5].sourcePhoto])
         #expect(finding.photo(skipped: 2) == nil)
         #expect(CellFinding(choosingFrom: [photos[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
@@ -160,30 +160,29 @@ struct ClusterTests {
         settings.flickr.apiKey = "k"
         settings.flickr.callsPerHour = 40
         settings.cluster.expectedReplicas = 4
-        let coordinator = PostgresCoordinator(url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"), settings: settings,
-                                              clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"), metrics: nil)
+        let coordinator = try PostgresCoordinator(url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"), settings: settings,
+                                              clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"), metrics: BackdropMetrics())
         #expect(await coordinator.status == .degraded)
         var granted = 0
         for _ in 0..<20 {
-            var allowance = coordinator.requestAllowance
-            if await coordinator.takeCall(&allowance) { granted += 1 }
+            if await coordinator.sharing().takeCall() { granted += 1 }
         }
         #expect(granted == 10)
     }
 
     /// Answers the claims in `claims` in turn (the last one from then on).
-    final class SequenceCoordinator: ClusterCoordinator {
+    final class SequenceCoordinator: ClusterCoordinator, CellSharing {
         let claims: Mutex<[CellClaim]>
         init(_ claims: [CellClaim]) { self.claims = Mutex(claims) }
         var status: ClusterStatus { .postgres }
-        var requestAllowance: DatabaseAllowance { DatabaseAllowance(.seconds(1)) }
-        func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool { true }
-        func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+        func sharing() -> any CellSharing { self }
+        func takeCall() async -> Bool { true }
+        func claim(_ key: CellWindow) async throws -> CellClaim {
             self.claims.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
         }
-        func publish(_ finding: CellFinding, for key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async -> CellFinding { finding }
-        func publishFailure(for key: FlickrState.CellKey, backoff: Double, _ allowance: inout DatabaseAllowance) async {}
-        func publishKeyRejected(retryAfter: Double, _ allowance: inout DatabaseAllowance) async {}
+        func publish(_ finding: Data, for key: CellWindow) async -> Data { finding }
+        func publishFailure(for key: CellWindow, backoff: Double) async {}
+        func publishKeyRejected(retryAfter: Double) async {}
     }
 
     @Test func goingOnAloneStillHonoursALeaseAnotherReplicaHolds() async throws {

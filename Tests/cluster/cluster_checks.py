@@ -234,8 +234,10 @@ def database_failing(replicas, flickr, db):
     slow = [a for a in answers if a[0] != 200 or a[3] > 1.0 + 3]
     check("every request a 200 within cluster.timeoutSeconds (plus 3 s for its own work) while it stops", not slow and len(answers) >= 60,
           f"{len(answers)} requests, {len(slow)} bad: {[(a[0], round(a[3], 2)) for a in slow[:5]]}")
-    errors = sum(r.metric('backdrop_cluster_database_errors_total{operation="connect"}') or 0 for r in replicas)
-    check("/metrics counts the database errors", errors >= 3, f"{errors:.0f} connect errors")
+    operations = ["connect", "budget", "claim", "publish", "fail", "reject_key", "cleanup"]
+    errors = {op: sum(r.metric(f'backdrop_cluster_database_errors_total{{operation="{op}"}}') or 0 for r in replicas) for op in operations}
+    check("/metrics counts the database errors: every replica's failed queries, and its failed tries to reach it again",
+          sum(errors.values()) >= 3 and errors["connect"] >= 1, str({op: int(n) for op, n in errors.items() if n}))
 
     db.start()
     back = all(r.wait_for_cluster("postgres", 20) for r in replicas)

@@ -28,7 +28,7 @@ public actor DiskCache {
     let maxFiles: Int
     let clock: any WallClock
     let logger: Logger
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
     private let thread: DiskIOThread
     /// Render files read or written stay open for `sendfile` within this budget; nil keeps none open.
     let openFiles: OpenFileBudget?
@@ -51,7 +51,7 @@ public actor DiskCache {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
 
     public init(folder: URL, budgetBytes: Int, maxFiles: Int = .max, clock: any WallClock, logger: Logger,
-                metrics: BackdropMetrics? = nil, openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
+                metrics: BackdropMetrics = BackdropMetrics(), openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
         self.folder = folder
         self.budget = budgetBytes
         self.maxFiles = max(1, maxFiles)
@@ -136,7 +136,7 @@ public actor DiskCache {
     /// Deletes an entry that cannot be read or does not check out; it will be made again.
     private func discard(_ key: String, _ item: IndexEntry) -> (entry: CacheEntry, file: CachedFile?)? {
         self.logger.warning("cache entry unreadable or corrupt: removed", metadata: ["kind": "\(item.kind.label)"])
-        self.metrics?.cacheError("read")
+        self.metrics.cacheError("read")
         CacheFileIO.remove(self.path(item.file))
         self.drop(key)
         self.publishBytes()
@@ -282,17 +282,17 @@ public actor DiskCache {
         while self.totalBytes > self.budget || self.index.count > self.maxFiles, let oldest = self.index.oldest {
             CacheFileIO.remove(self.path(oldest.value.file))
             self.drop(oldest.key)
-            self.metrics?.cache(.eviction, kind: oldest.value.kind.label)
+            self.metrics.cache(.eviction, kind: oldest.value.kind.label)
         }
     }
 
     private func publishBytes() {
-        for kind in CacheEntry.Kind.allCases { self.metrics?.cacheBytes(kind: kind.label, bytes: self.bytes(of: kind)) }
+        for kind in CacheEntry.Kind.allCases { self.metrics.cacheBytes(kind: kind.label, bytes: self.bytes(of: kind)) }
     }
 
     private func failed(_ operation: String, _ message: String) {
         self.failing = true
-        self.metrics?.cacheError(operation)
+        self.metrics.cacheError(operation)
         let now = self.clock.now()
         if self.lastWarning.map({ now.timeIntervalSince($0) >= 60 }) ?? true {
             self.lastWarning = now
@@ -301,6 +301,6 @@ public actor DiskCache {
     }
 
     static func fileName(for key: String, kind: CacheEntry.Kind) -> String {
-        "\(kind.label)-\(String(PhotoChoice.stableHash(key), radix: 16)).bdc"
+        "\(kind.label)-\(String(StableHash.of(key), radix: 16)).bdc"
     }
 }

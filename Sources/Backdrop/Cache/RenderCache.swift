@@ -12,14 +12,14 @@ public struct RenderCache: Sendable {
     let memory: MemoryLRU<RenderedImageKey, CachedRender>
     let disk: DiskCache?
     let clock: any WallClock
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
 
     /// Renders kept in memory at most: each holds its photo's attribution and headers besides its bytes.
     static let maxEntries = 32768
     /// What a render in memory costs besides its bytes (its photo's attribution, headers, the cache's own entry).
     static let overhead = 2048
 
-    public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics?) {
+    public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
         self.memory = MemoryLRU(budget: memoryBudget, maxEntries: Self.maxEntries) { $0.body.readableBytes + Self.overhead }
         self.disk = disk
         self.clock = clock
@@ -29,7 +29,7 @@ public struct RenderCache: Sendable {
     /// The render for `key` if it is in memory (counted as a hit), else nil.
     public func cached(_ key: RenderedImageKey) async -> CachedRender? {
         guard let hit = await self.memory.cached(key) else { return nil }
-        self.metrics?.cache(.hit, kind: "render")
+        self.metrics.cache(.hit, kind: "render")
         return hit
     }
 
@@ -40,10 +40,10 @@ public struct RenderCache: Sendable {
         return try await self.memory.value(for: key) {
             if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
                (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
-                metrics?.cache(.hit, kind: "render")
+                metrics.cache(.hit, kind: "render")
                 return CachedRender(body: entry.payload, format: key.spec.format, photo: key.photo, place: key.place, created: entry.created, file: file)
             }
-            metrics?.cache(.miss, kind: "render")
+            metrics.cache(.miss, kind: "render")
             let body = try await make()
             let created = clock.now()
             var file: CachedFile?

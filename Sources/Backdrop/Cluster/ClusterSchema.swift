@@ -1,3 +1,5 @@
+import PostgresNIO
+
 /// The tables and functions replicas share, created or migrated at start by one `DO` block: idempotent, versioned in
 /// `backdrop_schema`, serialised between replicas starting together by a transaction-scoped advisory lock. A database
 /// whose schema is newer than this Backdrop fails the block (SQLSTATE `BD001`), and the replica does not start.
@@ -143,6 +145,31 @@ enum ClusterSchema {
     $migrate$
     """
 
-    /// Deletes budget slots older than any hour that counts (expired cell-windows are deleted by `PostgresCoordinator.run`).
+    /// Deletes budget slots older than any hour that counts.
     static let cleanupCalls = "DELETE FROM backdrop_calls WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60) - 61"
+
+    /// Deletes the cell-windows of windows before `window`.
+    static func deleteCells(before window: Int64) -> PostgresQuery {
+        "DELETE FROM backdrop_cells WHERE window_index < \(window)"
+    }
+
+    static func takeCall(key: String, perHour: Int32) -> PostgresQuery {
+        "SELECT backdrop_take_call(\(key), \(perHour))"
+    }
+
+    static func claim(key: String, _ cell: CellWindow, holder: String, lease: Double) -> PostgresQuery {
+        "SELECT outcome, result, wait_seconds FROM backdrop_claim(\(key), \(cell.cell), \(cell.window), \(holder), \(lease))"
+    }
+
+    static func publish(key: String, _ cell: CellWindow, result: String) -> PostgresQuery {
+        "SELECT backdrop_publish(\(key), \(cell.cell), \(cell.window), \(result)::jsonb)"
+    }
+
+    static func fail(key: String, _ cell: CellWindow, holder: String, backoff: Double) -> PostgresQuery {
+        "SELECT backdrop_fail(\(key), \(cell.cell), \(cell.window), \(holder), \(backoff))"
+    }
+
+    static func rejectKey(key: String, seconds: Double) -> PostgresQuery {
+        "SELECT backdrop_reject_key(\(key), \(seconds))"
+    }
 }

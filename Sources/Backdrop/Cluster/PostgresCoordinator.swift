@@ -7,29 +7,27 @@ import ServiceLifecycle
 /// window under a lease, and what each replica learned. Whenever the database cannot answer within the request's
 /// allowance, the replica goes on alone with `callsPerHour / expectedReplicas` of the budget, never with an error.
 struct PostgresCoordinator: ClusterCoordinator, Service {
-    let link: PostgresLink
+    let database: ClusterDatabase
     /// The API key as the database knows it: a hash, never the key itself.
     let keyHash: String
     /// This replica's name on the leases it holds.
     let holder: String
     let callsPerHour: Int
     let leaseSeconds: Double
-    let timeout: Duration
     let windowSeconds: Int
     /// How the replica works while the database cannot answer: alone, on a conservative share of the budget.
     let alone: LocalCoordinator
     let clock: any WallClock
     let logger: Logger
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
 
-    init(url: PostgresURL, settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics?) {
-        let timeout = Duration.milliseconds(Int64(settings.cluster.timeoutSeconds * 1000))
-        self.link = PostgresLink(url: url, timeout: timeout, logger: logger, metrics: metrics)
-        self.keyHash = String(PhotoChoice.stableHash("flickr-api-key/\(settings.flickr.apiKey)"), radix: 16)
+    init(url: PostgresURL, settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws {
+        self.database = try ClusterDatabase(url: url, timeout: .milliseconds(Int64(settings.cluster.timeoutSeconds * 1000)), logger: logger,
+                                            metrics: metrics)
+        self.keyHash = String(StableHash.of("flickr-api-key/\(settings.flickr.apiKey)"), radix: 16)
         self.holder = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: 0...UInt32.max))"
         self.callsPerHour = settings.flickr.callsPerHour
         self.leaseSeconds = settings.cluster.leaseSeconds
-        self.timeout = timeout
         self.windowSeconds = settings.photos.windowSeconds
         self.alone = LocalCoordinator(callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas), clock: clock,
                                       metrics: metrics)
@@ -39,116 +37,109 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     }
 
     var status: ClusterStatus {
-        get async { await self.link.current == nil ? .degraded : .postgres }
+        get async { self.database.isUp ? .postgres : .degraded }
     }
 
-    var requestAllowance: DatabaseAllowance { DatabaseAllowance(self.timeout) }
+    func sharing() -> any CellSharing {
+        PostgresSharing(coordinator: self, allowance: DatabaseAllowance(self.database.timeout))
+    }
 
-    /// Keeps the connection and deletes expired rows once a minute.
+    /// Runs the database client; deletes expired rows once a minute and whenever the database is back.
     func run() async throws {
-        let windowSeconds = self.windowSeconds
-        let (clock, logger) = (self.clock, self.logger)
+        let (windowSeconds, clock, logger) = (self.windowSeconds, self.clock, self.logger)
         await cancelWhenGracefulShutdown {
-            await self.link.maintain(every: .seconds(60)) { connection in
+            await self.database.run { database in
                 let window = TimeWindow(containing: clock.now(), seconds: windowSeconds).index
-                try await connection.query("DELETE FROM backdrop_cells WHERE window_index < \(window)", logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.cleanupCalls), logger: logger)
+                _ = await database.query("cleanup", within: database.timeout) { connection in
+                    try await connection.query(ClusterSchema.deleteCells(before: window), logger: logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.cleanupCalls), logger: logger)
+                    return true
+                }
             }
         }
     }
+}
 
-    func takeCall(_ allowance: inout DatabaseAllowance) async -> Bool {
-        let (key, perHour, logger) = (self.keyHash, Int32(clamping: self.callsPerHour), self.logger)
-        let left = await self.query("budget", &allowance) { connection in
-            try await connection.query("SELECT backdrop_take_call(\(key), \(perHour))", logger: logger).firstRow().decode(Int.self)
-        }
-        guard let left else { return await self.alone.takeCall(&allowance) }
-        self.metrics?.clusterBudgetTokens(max(0, left))
+/// One request's use of the PostgreSQL coordinator: each call on the database within what is left of its allowance.
+struct PostgresSharing: CellSharing {
+    let coordinator: PostgresCoordinator
+    let allowance: DatabaseAllowance
+
+    private var database: ClusterDatabase { self.coordinator.database }
+    private var metrics: BackdropMetrics { self.coordinator.metrics }
+    private var logger: Logger { self.coordinator.logger }
+
+    func takeCall() async -> Bool {
+        let query = ClusterSchema.takeCall(key: self.coordinator.keyHash, perHour: Int32(clamping: self.coordinator.callsPerHour))
+        let logger = self.logger
+        let left = await self.query("budget") { try await $0.query(query, logger: logger).firstRow().decode(Int.self) }
+        guard let left else { return await self.coordinator.alone.takeCall() }
+        self.metrics.clusterBudgetTokens(max(0, left))
         return left >= 0
     }
 
-    func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
-        let (keyHash, holder, lease, logger) = (self.keyHash, self.holder, self.leaseSeconds, self.logger)
-        let row = await self.query("claim", &allowance) { connection in
-            try await connection.query("SELECT outcome, result, wait_seconds FROM backdrop_claim(\(keyHash), \(key.cell), \(key.window), \(holder), \(lease))",
-                                       logger: logger).firstRow().decode((String, String?, Double).self)
-        }
+    func claim(_ key: CellWindow) async throws -> CellClaim {
+        let query = ClusterSchema.claim(key: self.coordinator.keyHash, key, holder: self.coordinator.holder, lease: self.coordinator.leaseSeconds)
+        let logger = self.logger
+        let row = await self.query("claim") { try await $0.query(query, logger: logger).firstRow().decode((String, String?, Double).self) }
         try Task.checkCancellation()
         guard let (outcome, result, waitSeconds) = row else {
-            self.metrics?.clusterCell("alone")
-            return try await self.alone.claim(key, &allowance)
+            self.metrics.clusterCell("alone")
+            return try await self.coordinator.alone.claim(key)
         }
         switch outcome {
         case "claimed":
-            self.metrics?.clusterCell("searched")
+            self.metrics.clusterCell("searched")
             return .search
         case "done":
-            guard let finding = result.flatMap({ try? JSONDecoder().decode(CellFinding.self, from: Data($0.utf8)) }) else {
-                self.logger.warning("a cell's shared result cannot be read: searching it here", metadata: ["cell": "\(key.cell)"])
-                return .search
-            }
-            self.metrics?.clusterCell("shared")
-            return .found(finding)
+            guard let result else { return .search }
+            self.metrics.clusterCell("shared")
+            return .found(Data(result.utf8))
         case "failing":
-            self.metrics?.clusterCell("failing")
+            self.metrics.clusterCell("failing")
             return .failing
         case "key_rejected":
-            self.metrics?.clusterCell("key_rejected")
+            self.metrics.clusterCell("key_rejected")
             return .keyRejected
         default:  // "wait": another replica holds the lease
             return .wait(seconds: waitSeconds)
         }
     }
 
-    func publish(_ finding: CellFinding, for key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async -> CellFinding {
-        guard let json = try? String(decoding: JSONEncoder().encode(finding), as: UTF8.self) else { return finding }
-        let (keyHash, logger) = (self.keyHash, self.logger)
-        let stored = await self.query("publish", &allowance) { connection in
-            try await connection.query("SELECT backdrop_publish(\(keyHash), \(key.cell), \(key.window), \(json)::jsonb)", logger: logger)
-                .firstRow().decode(String.self)
-        }
-        guard let stored, let agreed = try? JSONDecoder().decode(CellFinding.self, from: Data(stored.utf8)) else { return finding }
-        return agreed
+    func publish(_ finding: Data, for key: CellWindow) async -> Data {
+        let query = ClusterSchema.publish(key: self.coordinator.keyHash, key, result: String(decoding: finding, as: UTF8.self))
+        let logger = self.logger
+        let stored = await self.query("publish") { try await $0.query(query, logger: logger).firstRow().decode(String.self) }
+        return stored.map { Data($0.utf8) } ?? finding
     }
 
-    func publishFailure(for key: FlickrState.CellKey, backoff: Double, _ allowance: inout DatabaseAllowance) async {
-        let (keyHash, holder, logger) = (self.keyHash, self.holder, self.logger)
-        _ = await self.query("fail", &allowance) { connection in
-            try await connection.query("SELECT backdrop_fail(\(keyHash), \(key.cell), \(key.window), \(holder), \(backoff))", logger: logger)
-            return true
-        }
+    func publishFailure(for key: CellWindow, backoff: Double) async {
+        let query = ClusterSchema.fail(key: self.coordinator.keyHash, key, holder: self.coordinator.holder, backoff: backoff)
+        let logger = self.logger
+        _ = await self.query("fail") { try await $0.query(query, logger: logger); return true }
     }
 
-    func publishKeyRejected(retryAfter: Double, _ allowance: inout DatabaseAllowance) async {
-        let (keyHash, logger) = (self.keyHash, self.logger)
-        _ = await self.query("reject_key", &allowance) { connection in
-            try await connection.query("SELECT backdrop_reject_key(\(keyHash), \(retryAfter))", logger: logger)
-            return true
-        }
+    func publishKeyRejected(retryAfter: Double) async {
+        let query = ClusterSchema.rejectKey(key: self.coordinator.keyHash, seconds: retryAfter)
+        let logger = self.logger
+        _ = await self.query("reject_key") { try await $0.query(query, logger: logger); return true }
     }
 
-    /// Runs `body` on the connection within what is left of `allowance`; nil when there is no connection, the allowance
-    /// is spent, or the query fails or takes too long (counted; a hung query or broken connection drops the connection,
-    /// so that the next requests go on alone at once instead of waiting too).
-    private func query<T: Sendable>(_ operation: String, _ allowance: inout DatabaseAllowance,
-                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async -> T? {
-        guard !allowance.isSpent, let connection = await self.link.current else { return nil }
-        let started = ContinuousClock.now
-        let limit = allowance.remaining
-        defer { allowance.spend(ContinuousClock.now - started) }
-        do {
-            return try await self.link.work.waitAtMost(limit) { try await body(connection) }
-        } catch is CancellationError {
-            return nil
-        } catch {
-            self.metrics?.clusterDatabaseError(operation)
-            if PostgresLink.isConnectionError(error) || (error is WaitTimedOut && limit >= self.timeout / 2) {
-                await self.link.drop(connection, because: error)
-            } else if !(error is WaitTimedOut) {
-                self.logger.warning("a shared-state query failed: going on alone for this request",
-                                    metadata: ["operation": "\(operation)", "error": "\(PostgresLink.describe(error))"])
-            }
-            return nil
-        }
+    /// `body` on the database within what is left of the request's allowance; nil when the database is down, the
+    /// allowance is spent, or the query fails or takes too long.
+    private func query<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async -> T? {
+        guard self.database.isUp else { return nil }
+        return await self.allowance.spend { left in await self.database.query(operation, within: left, body) }
+    }
+}
+
+extension PostgresRowSequence {
+    /// A query that always answers one row answered none.
+    struct NoRow: Error {}
+
+    /// The first row (the functions called answer one).
+    func firstRow() async throws -> PostgresRow {
+        for try await row in self { return row }
+        throw NoRow()
     }
 }

@@ -24,12 +24,12 @@ public struct BackgroundController: Sendable {
     let upstreamDeadline: Duration
     /// Tells clients apart, so that the render queue serves them in turn.
     let clients: ClientAddress
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
 
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
                 geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, staleWhileRevalidate: Int = 0, defaults: RenderSpec,
                 upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
-                metrics: BackdropMetrics? = nil) {
+                metrics: BackdropMetrics = BackdropMetrics()) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -63,10 +63,10 @@ public struct BackgroundController: Sendable {
         if query.format == nil { headers[.vary] = "Accept" }
         if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
-            self.metrics?.image(format, status: 304)
+            self.metrics.image(format, status: 304)
             return Response(status: .notModified, headers: headers)
         }
-        self.metrics?.image(format, status: 200)
+        self.metrics.image(format, status: 200)
         if request.method == .get, let file = render.file { FileBodies.current?.offer(render.body, file: file) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.body))
     }
@@ -127,7 +127,7 @@ public struct BackgroundController: Sendable {
     }
 
     private func deadlineFallback(place: Place, window: TimeWindow, logger: Logger) async throws -> SourcePhoto {
-        self.metrics?.deadlinePassed()
+        self.metrics.deadlinePassed()
         logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
         return try await self.photos.fallback(for: place, in: window)
     }

@@ -5,7 +5,7 @@ import Logging
 /// photo source and geohash cell when the response names them. Requests shed under overload (503) are summed up
 /// instead (``ShedSummary``). Every answer gets `X-Content-Type-Options: nosniff`.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
     let shed: ShedSummary
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -27,7 +27,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
             context.logger.info("request", metadata: metadata)
         }
-        self.metrics?.request(route: Route.label(for: request.uri.path), status: Int(response.status.code), duration: elapsed)
+        self.metrics.request(route: Route.label(for: request.uri.path), status: Int(response.status.code), duration: elapsed)
         return response
     }
 }

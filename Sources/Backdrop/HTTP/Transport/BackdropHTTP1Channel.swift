@@ -22,7 +22,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let base: HTTP1Channel
     let idleTimeout: TimeAmount
     let requestTimeout: TimeAmount
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
 
     var responder: Responder { self.base.responder }
 
@@ -31,8 +31,8 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         return self.base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             try channel.syncOptions?.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
-            let timer = ConnectionTimer(idleTimeout: idleTimeout, headTimeout: requestTimeout) { metrics?.connectionClosed($0.rawValue) }
-            try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics?.sentFromFile() }), position: .first)
+            let timer = ConnectionTimer(idleTimeout: idleTimeout, headTimeout: requestTimeout) { metrics.connectionClosed($0.rawValue) }
+            try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics.sentFromFile() }), position: .first)
             try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(RequestProgressHandler(timer: timer), position: .before(codec))
@@ -77,7 +77,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
     static func backdrop(configuration: HTTP1Channel.Configuration, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-                         metrics: BackdropMetrics?) -> HTTPServerBuilder {
+                         metrics: BackdropMetrics) -> HTTPServerBuilder {
         .init { responder in
             BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), idleTimeout: idleTimeout,
                                  requestTimeout: requestTimeout, metrics: metrics)

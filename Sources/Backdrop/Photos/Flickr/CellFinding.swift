@@ -1,3 +1,5 @@
+import Foundation
+
 /// What searching a cell found in one window: the photo chosen for it, then the one that replaces it if it proves
 /// unusable (none: nothing usable near the cell). Replicas share it, so it is small, and the same in every replica.
 public struct CellFinding: Sendable, Codable, Equatable {
@@ -15,9 +17,20 @@ public struct CellFinding: Sendable, Codable, Equatable {
             self.candidates = []
             return
         }
-        let first = Int(PhotoChoice.stableHash("\(cell.value)/\(window.index)") % UInt64(photos.count))
+        let first = Int(StableHash.of("\(cell.value)/\(window.index)") % UInt64(photos.count))
         let order = photos.count > 1 ? [first, (first + 1) % photos.count] : [first]
         self.candidates = order.map { photos[$0].sourcePhoto }
+    }
+
+    /// The finding as replicas share it.
+    var sharedJSON: Data {
+        (try? JSONEncoder().encode(self)) ?? Data("{\"candidates\":[]}".utf8)
+    }
+
+    /// A finding another replica shared; nil if it cannot be read.
+    init?(sharedJSON json: Data) {
+        guard let finding = try? JSONDecoder().decode(CellFinding.self, from: json) else { return nil }
+        self = finding
     }
 
     /// The photo to serve after `skipped` of them proved unusable; nil when none is left.

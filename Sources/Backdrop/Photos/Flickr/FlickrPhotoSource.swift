@@ -34,14 +34,14 @@ public struct FlickrPhotoSource: PhotoSource {
     let coordinator: any ClusterCoordinator
     let clock: any WallClock
     let logger: Logger
-    let metrics: BackdropMetrics?
+    let metrics: BackdropMetrics
     let state: FlickrState
-    let cells: MemoryLRU<FlickrState.CellKey, CellResult>
+    let cells: MemoryLRU<CellWindow, CellResult>
     let downloads: MemoryLRU<String, [UInt8]>
 
     init(settings: Settings.Flickr, searcher: any FlickrSearching, downloader: any ImageDownloading, stock: StockPhotoSource,
          store: (any PhotoStore)? = nil, maxStale: TimeInterval = 24 * 3600, coordinator: (any ClusterCoordinator)? = nil,
-         clock: any WallClock, logger: Logger, metrics: BackdropMetrics? = nil) {
+         clock: any WallClock, logger: Logger, metrics: BackdropMetrics = BackdropMetrics()) {
         self.settings = settings
         self.searcher = searcher
         self.downloader = downloader
@@ -59,7 +59,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
-        let key = FlickrState.CellKey(cell: cell.value, window: window.index)
+        let key = CellWindow(cell: cell.value, window: window.index)
         let skipped = await self.state.unusableCount(key)
         let cached = await self.cells.cached(key)
         if case .restored(let photo)? = cached {
@@ -92,7 +92,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     /// `photo` marked stale, counted as such a fallback.
     private func stale(_ photo: SourcePhoto) -> SourcePhoto {
-        self.metrics?.fallback("stale")
+        self.metrics.fallback("stale")
         var photo = photo
         photo.stale = true
         return photo
@@ -100,7 +100,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
         guard case .cell(let cell) = place else { return await self.stock.knownPhoto(for: place, in: window) }
-        let key = FlickrState.CellKey(cell: cell.value, window: window.index)
+        let key = CellWindow(cell: cell.value, window: window.index)
         guard await self.state.unusableCount(key) == 0 else { return nil }
         switch await self.cells.cached(key) {
         case .restored(let photo)?: return photo
@@ -113,7 +113,7 @@ public struct FlickrPhotoSource: PhotoSource {
         guard photo.origin == .flickr else { return try await self.stock.imageData(for: photo, covering: size) }
         guard let variant = photo.size(covering: size) else { throw DownloadError(.failed, "photo \(photo.id) has no sizes") }
         if let bytes = await self.store?.sourceImage(photoID: photo.id, variant: variant.label) {
-            self.metrics?.cache(.hit, kind: "source")
+            self.metrics.cache(.hit, kind: "source")
             return EncodedImage(bytes: bytes, variant: variant.label)
         }
         // A stale photo stands in because Flickr is failing: any stored size beats another wait on it.
@@ -139,7 +139,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
         guard photo.origin == .flickr, case .cell(let cell) = place else { return }
-        let key = FlickrState.CellKey(cell: cell.value, window: window.index)
+        let key = CellWindow(cell: cell.value, window: window.index)
         await self.state.markUnusable(key)
         // Remember the replacement across restarts too (when the results are at hand; otherwise the next search does).
         if case .found(let finding)? = await self.cells.cached(key),
@@ -150,7 +150,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
-        await self.state.noteTimeout(for: FlickrState.CellKey(cell: cell.value, window: window.index))
+        await self.state.noteTimeout(for: CellWindow(cell: cell.value, window: window.index))
         // Only a photo whose bytes are at hand: the fallback must not wait on Flickr again.
         if let stored = await self.standIn(cell), await self.store?.sourceImage(photoID: stored.photo.id, variant: nil) != nil {
             return stored.window == window.index && !stored.photo.stale ? stored.photo : self.stale(stored.photo)
@@ -159,14 +159,14 @@ public struct FlickrPhotoSource: PhotoSource {
     }
 
     private func stockFallback(_ place: Place, _ window: TimeWindow) async throws -> SourcePhoto {
-        self.metrics?.fallback("stock")
+        self.metrics.fallback("stock")
         return try await self.stock.photo(for: place, in: window)
     }
 
     /// The cell's usable results, nothing usable, or Flickr cannot be asked now. A search stores the photo it leads to.
     /// Throws only `CancellationError`: a request that gave up (its deadline passed) gets its fallback from the
     /// deadline's path, counted once there.
-    private func lookup(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async throws -> Lookup {
+    private func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> Lookup {
         if let cached = await self.cells.cached(key) { return Lookup(cached) }
         guard await self.state.mayCall(key) else { return .unavailable }
         do {
@@ -196,28 +196,31 @@ public struct FlickrPhotoSource: PhotoSource {
 
     /// What the cell holds for the window: another replica's finding, or this replica's own search, shared with the
     /// others (whose finding wins if one published first, so that every replica serves the same photo).
-    private func find(_ cell: Geohash, key: FlickrState.CellKey, window: TimeWindow) async throws -> CellFinding {
-        var allowance = self.coordinator.requestAllowance
-        switch try await self.claim(key, &allowance) {
-        case .found(let finding):
-            return finding
+    private func find(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> CellFinding {
+        let shared = self.coordinator.sharing()
+        switch try await self.claim(key, shared) {
+        case .found(let json):
+            if let finding = CellFinding(sharedJSON: json) { return finding }
+            self.logger.warning("a cell's shared result cannot be read: searching it here", metadata: ["cell": "\(key.cell)"])
         case .failing:
             throw FlickrError(.transient, "another replica's search of this cell failed moments ago")
         case .keyRejected:
             throw FlickrError(.invalidKey, "another replica had the API key rejected moments ago")
         case .search, .wait:  // claim(_:_:) waits out every .wait itself
-            do {
-                let photos = try await self.search(cell, &allowance)
-                return await self.coordinator.publish(CellFinding(choosingFrom: photos, cell: cell, window: window), for: key, &allowance)
-            } catch let error as FlickrError where error.kind == .invalidKey {
-                await self.coordinator.publishKeyRejected(retryAfter: FlickrState.keyRetryInterval, &allowance)
-                throw error
-            } catch {
-                if !(error is CancellationError) && !Task.isCancelled {
-                    await self.coordinator.publishFailure(for: key, backoff: FlickrState.failureBackoff, &allowance)
-                }
-                throw error
+            break
+        }
+        do {
+            let photos = try await self.search(cell, shared)
+            let finding = CellFinding(choosingFrom: photos, cell: cell, window: window)
+            return CellFinding(sharedJSON: await shared.publish(finding.sharedJSON, for: key)) ?? finding
+        } catch let error as FlickrError where error.kind == .invalidKey {
+            await shared.publishKeyRejected(retryAfter: FlickrState.keyRetryInterval)
+            throw error
+        } catch {
+            if !(error is CancellationError) && !Task.isCancelled {
+                await shared.publishFailure(for: key, backoff: FlickrState.failureBackoff)
             }
+            throw error
         }
     }
 
@@ -228,11 +231,11 @@ public struct FlickrPhotoSource: PhotoSource {
     /// The coordinator's answer for the cell-window, looking again while another replica holds its lease (until this
     /// request's deadline cancels the wait). Each wait is noted, so that a request that gives up on the lease leaves
     /// the cell alone until the lease ends and no longer (``FlickrState/noteTimeout(for:)``).
-    private func claim(_ key: FlickrState.CellKey, _ allowance: inout DatabaseAllowance) async throws -> CellClaim {
+    private func claim(_ key: CellWindow, _ shared: any CellSharing) async throws -> CellClaim {
         var pause = Self.firstPause
         var leaseUntil: Date?
         while true {
-            let claim = try await self.coordinator.claim(key, &allowance)
+            let claim = try await shared.claim(key)
             let now = self.clock.now()
             if case .search = claim, let until = leaseUntil, now < until {
                 // The database granted no claim before the lease it reported ends: this is the replica going on alone
@@ -246,8 +249,8 @@ public struct FlickrPhotoSource: PhotoSource {
                 // A wait on another replica's lease (by this request or an earlier one that gave up) ends here.
                 if let since = await self.state.endLeaseWait(key) {
                     let waited = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(since)) * 1000))
-                    if case .search = claim { self.metrics?.clusterLeaseWait("took_over", waited) }
-                    if case .found = claim { self.metrics?.clusterLeaseWait("shared", waited) }
+                    if case .search = claim { self.metrics.clusterLeaseWait("took_over", waited) }
+                    if case .found = claim { self.metrics.clusterLeaseWait("shared", waited) }
                 }
                 return claim
             }
@@ -260,7 +263,7 @@ public struct FlickrPhotoSource: PhotoSource {
 
     /// Searches around the cell's centre; with no usable result widens the radius up to 32 km, then drops the tags.
     /// Each call is taken from the key's budget (shared between replicas when they share a database).
-    private func search(_ cell: Geohash, _ allowance: inout DatabaseAllowance) async throws -> [FlickrPhoto] {
+    private func search(_ cell: Geohash, _ shared: any CellSharing) async throws -> [FlickrPhoto] {
         let centre = cell.centre
         let minUploadDate = Int64(self.clock.now().timeIntervalSince1970) - Int64(self.settings.minUploadAgeDays) * 86400
         var steps = [(self.settings.radiusKm, self.settings.tags)]
@@ -269,8 +272,8 @@ public struct FlickrPhotoSource: PhotoSource {
         }
         if !self.settings.tags.isEmpty { steps.append((32, "")) }
         for (radius, tags) in steps {
-            guard await self.coordinator.takeCall(&allowance) else {
-                self.metrics?.flickrCall("quota")
+            guard await shared.takeCall() else {
+                self.metrics.flickrCall("quota")
                 throw FlickrError(.transient, "Flickr call budget is spent for now")
             }
             let query = FlickrSearchQuery(latitude: centre.latitude, longitude: centre.longitude, radiusKm: radius, tags: tags,
@@ -279,10 +282,10 @@ public struct FlickrPhotoSource: PhotoSource {
             do {
                 response = try await self.searcher.search(query)
             } catch let error as FlickrError {
-                self.metrics?.flickrCall(error.metricLabel)
+                self.metrics.flickrCall(error.metricLabel)
                 throw error
             }
-            self.metrics?.flickrCall(response.photos.isEmpty ? "empty" : "ok")
+            self.metrics.flickrCall(response.photos.isEmpty ? "empty" : "ok")
             if !response.photos.isEmpty { return response.photos }
         }
         return []

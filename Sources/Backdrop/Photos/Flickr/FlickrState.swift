@@ -4,29 +4,24 @@ import Logging
 /// What the Flickr source remembers between requests besides search results: whether the key was rejected,
 /// which cells failed recently, and how many of a cell's photos turned out unusable in a window.
 actor FlickrState {
-    struct CellKey: Hashable, Sendable {
-        let cell: String
-        let window: Int64
-    }
-
     static let keyRetryInterval: TimeInterval = 60
     static let failureBackoff: TimeInterval = 30
 
     private let clock: any WallClock
     private var keyRejectedAt: Date?
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
-    private var retryAt = [CellKey: Date]()
+    private var retryAt = [CellWindow: Date]()
     /// The end of another replica's lease on a cell, as last seen by a request waiting on it, and since when this
     /// replica has been waiting on it.
-    private var leaseElsewhere = [CellKey: (until: Date, since: Date)]()
-    private var unusable = [CellKey: Int]()
+    private var leaseElsewhere = [CellWindow: (until: Date, since: Date)]()
+    private var unusable = [CellWindow: Int]()
 
     init(clock: any WallClock) {
         self.clock = clock
     }
 
     /// Whether Flickr may be asked about `key` now. After the key was rejected, one caller a minute is let through.
-    func mayCall(_ key: CellKey) -> Bool {
+    func mayCall(_ key: CellWindow) -> Bool {
         let now = self.clock.now()
         if let rejected = self.keyRejectedAt {
             guard now.timeIntervalSince(rejected) >= Self.keyRetryInterval else { return false }
@@ -37,7 +32,7 @@ actor FlickrState {
     }
 
     /// Records a failed search; returns true when this is the key's first rejection (to be logged once).
-    func noteFailure(_ error: FlickrError, for key: CellKey) -> Bool {
+    func noteFailure(_ error: FlickrError, for key: CellWindow) -> Bool {
         let now = self.clock.now()
         if error.kind == .invalidKey {
             let first = self.keyRejectedAt == nil
@@ -50,21 +45,21 @@ actor FlickrState {
     }
 
     /// Records that another replica's lease on `key` runs until `until`.
-    func noteLeaseElsewhere(_ key: CellKey, until: Date) {
+    func noteLeaseElsewhere(_ key: CellWindow, until: Date) {
         self.prune(before: key.window)
         self.leaseElsewhere[key] = (until, self.leaseElsewhere[key]?.since ?? self.clock.now())
     }
 
     /// The wait on another replica's lease on `key` is over (its result came, or this replica took the search over):
     /// since when this replica had been waiting, or nil if it had not.
-    func endLeaseWait(_ key: CellKey) -> Date? {
+    func endLeaseWait(_ key: CellWindow) -> Date? {
         self.leaseElsewhere.removeValue(forKey: key)?.since
     }
 
     /// Records that a request gave up waiting on `key` (its deadline passed). When it was waiting on another
     /// replica's lease, the cell waits for that lease's end and no longer: then this replica takes the search over.
     /// Otherwise (this replica's own search or download hung) it backs off as after a failure.
-    func noteTimeout(for key: CellKey) {
+    func noteTimeout(for key: CellWindow) {
         self.prune(before: key.window)
         let now = self.clock.now()
         if let until = self.leaseElsewhere[key]?.until, until > now {
@@ -75,16 +70,16 @@ actor FlickrState {
     }
 
     /// Returns true when the key had been rejected before (so its recovery can be logged).
-    func noteSuccess(for key: CellKey) -> Bool {
+    func noteSuccess(for key: CellWindow) -> Bool {
         self.retryAt[key] = nil
         self.leaseElsewhere[key] = nil
         defer { self.keyRejectedAt = nil }
         return self.keyRejectedAt != nil
     }
 
-    func unusableCount(_ key: CellKey) -> Int { self.unusable[key] ?? 0 }
+    func unusableCount(_ key: CellWindow) -> Int { self.unusable[key] ?? 0 }
 
-    func markUnusable(_ key: CellKey) {
+    func markUnusable(_ key: CellWindow) {
         self.prune(before: key.window)
         self.unusable[key, default: 0] += 1
     }

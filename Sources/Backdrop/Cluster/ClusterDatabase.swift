@@ -1,0 +1,281 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// The replicas' shared database, reached through postgres-nio's `PostgresClient` (its pool, connect timeout and
+/// keep-alive), which ``run()`` runs for the service's lifetime. Whether the database answers is tracked here: a query
+/// that fails on the connection or hangs marks it down, and while it is down ``isUp`` is false, requests do not wait
+/// on it at all, and ``run()`` probes it with growing pauses (at most 10 s) until it answers again. Losing it and
+/// getting it back are each logged once.
+final class ClusterDatabase: Sendable {
+    let url: PostgresURL
+    let timeout: Duration
+    private let client: PostgresClient
+    private let logger: Logger
+    private let metrics: BackdropMetrics
+    private let state = Mutex(State())
+
+    private struct State {
+        var up = false
+        /// Whether the replica has said that it works alone, so that an outage is logged once and its end once.
+        var outageLogged = false
+        /// Resumed when the database is marked down, so that ``run()`` starts probing at once.
+        var downSignal: CheckedContinuation<Void, Never>?
+    }
+
+    static let longestRetryDelay: Duration = .seconds(10)
+    static let cleanupInterval: Duration = .seconds(60)
+
+    init(url: PostgresURL, timeout: Duration, logger: Logger, metrics: BackdropMetrics) throws {
+        self.url = url
+        self.timeout = timeout
+        self.logger = logger
+        self.metrics = metrics
+        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.username, password: url.password,
+                                                         database: url.database, tls: Self.tls(url.tls))
+        configuration.options.connectTimeout = timeout
+        configuration.options.maximumConnections = 8
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(20))
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: Self.quiet(logger))
+    }
+
+    var isUp: Bool { self.state.withLock { $0.up } }
+
+    /// At start, before the server takes requests: one connection of its own migrates the schema. Throws a
+    /// ``ConfigError`` naming `cluster.postgresURL` when the database refuses this replica for good (login, database, a
+    /// newer schema); a database that cannot be reached yet is not an error: the replica starts alone and ``run()``
+    /// keeps trying.
+    func start() async throws {
+        let (url, logger, timeout) = (self.url, self.logger, self.timeout)
+        do {
+            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.username,
+                                                                 password: url.password, database: url.database,
+                                                                 tls: try Self.connectionTLS(url.tls))
+            configuration.options.connectTimeout = TimeAmount(timeout)
+            let settings = configuration
+            try await withDeadline(timeout * 5) {
+                let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: Self.quiet(logger))
+                do {
+                    try await Self.closingOnCancel(connection) { try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger) }
+                    try await connection.close()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+            }
+            self.markUp(announce: false)
+            logger.notice("sharing Flickr's budget and searches through PostgreSQL", metadata: ["database": "\(url)"])
+        } catch {
+            if let refusal = Self.refusal(error, url: url) { throw refusal }
+            self.markDown(error)
+        }
+    }
+
+    /// Runs the client, and beside it the upkeep until cancelled: while the database is up, `chore` every minute (the
+    /// clean-up of expired rows); while it is down, a probe (the migration, idempotent) with pauses growing from 250 ms to
+    /// 10 s, then `chore` at once when it answers.
+    func run(_ chore: @escaping @Sendable (ClusterDatabase) async -> Void) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            var delay = Duration.milliseconds(250)
+            while !Task.isCancelled {
+                if self.isUp {
+                    await chore(self)
+                    await self.waitUntilDown(atMost: Self.cleanupInterval)
+                    delay = .milliseconds(250)
+                    continue
+                }
+                let logger = self.logger
+                let answered = await self.query("connect", within: self.timeout * 2, marksDown: false) {
+                    try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
+                    return true
+                }
+                if answered != nil {
+                    self.markUp(announce: true)
+                    continue
+                }
+                do { try await Task.sleep(for: delay) } catch { break }
+                delay = min(delay * 2, Self.longestRetryDelay)
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Runs `body` on a pooled connection, waiting at most `limit`; nil when the database is down, or the query fails or
+    /// takes too long (counted under `operation`). A query still running at the limit is cancelled by closing its
+    /// connection (a frozen server does not heed cancellation); a hung query or broken connection marks the database
+    /// down, so that the next requests go on alone at once instead of waiting too.
+    func query<T: Sendable>(_ operation: String, within limit: Duration, marksDown: Bool = true,
+                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async -> T? {
+        guard limit > .zero else { return nil }
+        let client = self.client
+        do {
+            return try await withDeadline(limit) {
+                try await client.withConnection { connection in try await Self.closingOnCancel(connection, body) }
+            }
+        } catch is CancellationError where Task.isCancelled {
+            return nil
+        } catch {
+            self.metrics.clusterDatabaseError(operation)
+            if Self.isConnectionError(error) || (error is DeadlinePassed && limit >= self.timeout / 2) {
+                if marksDown { self.markDown(error) } else { self.noteOutage(error) }
+            } else if !(error is DeadlinePassed) && marksDown {
+                self.logger.warning("a shared-state query failed: going on alone for this request",
+                                    metadata: ["operation": "\(operation)", "error": "\(Self.describe(error))"])
+            } else if !marksDown {
+                self.noteOutage(error)
+            }
+            return nil
+        }
+    }
+
+    /// Runs `body` on `connection`, closing the connection if the task is cancelled meanwhile, so that the query ends.
+    private static func closingOnCancel<T: Sendable>(_ connection: PostgresConnection,
+                                                     _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withTaskCancellationHandler {
+            try await body(connection)
+        } onCancel: {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
+        }
+    }
+
+    private func markUp(announce: Bool) {
+        let wasLogged = self.state.withLock { state in
+            state.up = true
+            defer { state.outageLogged = false }
+            return state.outageLogged
+        }
+        self.metrics.clusterConnected(true)
+        if announce && wasLogged {
+            self.logger.notice("PostgreSQL is back: sharing Flickr's budget and searches again", metadata: ["database": "\(self.url)"])
+        }
+    }
+
+    private func markDown(_ error: any Error) {
+        let signal = self.state.withLock { state in
+            state.up = false
+            defer { state.downSignal = nil }
+            return state.downSignal
+        }
+        signal?.resume()
+        self.noteOutage(error)
+    }
+
+    private func noteOutage(_ error: any Error) {
+        self.metrics.clusterConnected(false)
+        let first = self.state.withLock { state in
+            defer { state.outageLogged = true }
+            return !state.outageLogged
+        }
+        guard first else { return }
+        self.logger.warning("PostgreSQL cannot be reached: working alone on a conservative share of the Flickr budget until it is back",
+                            metadata: ["database": "\(self.url)", "error": "\(Self.describe(error))"])
+    }
+
+    /// Returns after `interval`, or as soon as the database is marked down, or on cancellation.
+    private func waitUntilDown(atMost interval: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: interval) }
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        let resumeNow = self.state.withLock { state in
+                            guard state.up, !Task.isCancelled else { return true }
+                            state.downSignal?.resume()
+                            state.downSignal = continuation
+                            return false
+                        }
+                        if resumeNow { continuation.resume() }
+                    }
+                } onCancel: {
+                    self.state.withLock { state in
+                        defer { state.downSignal = nil }
+                        return state.downSignal
+                    }?.resume()
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// PostgresNIO's own logger: each failed connection attempt is an `info` line there, repeated at every retry;
+    /// Backdrop logs an outage and its end once itself, so only PostgresNIO's warnings and errors go through unless the
+    /// log level is `debug` or finer.
+    private static func quiet(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, logger.logLevel <= .debug ? logger.logLevel : .warning)
+        return quiet
+    }
+
+    private static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        switch mode {
+        case .disable: return .disable
+        case .prefer: return .prefer(unverified)
+        case .require: return .require(unverified)
+        case .verifyFull: return .require(.makeClientConfiguration())
+        }
+    }
+
+    private static func connectionTLS(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable:
+            return .disable
+        case .prefer, .require:
+            configuration.certificateVerification = .none
+            let context = try NIOSSLContext(configuration: configuration)
+            return mode == .prefer ? .prefer(context) : .require(context)
+        case .verifyFull:
+            return .require(try NIOSSLContext(configuration: configuration))
+        }
+    }
+
+    /// Whether `error` says the connection itself is gone (rather than one query failing), or none could be had (the
+    /// pool's own errors: its circuit breaker open, a lease refused).
+    static func isConnectionError(_ error: any Error) -> Bool {
+        if error is DeadlinePassed || error is CancellationError { return false }
+        guard let error = error as? PSQLError else { return true }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
+    }
+
+    /// The refusals that stop a replica at start: a database that will never take it as configured.
+    static func refusal(_ error: any Error, url: PostgresURL) -> ConfigError? {
+        guard let error = error as? PSQLError else { return nil }
+        let key = "cluster.postgresURL"
+        switch error.serverInfo?[.sqlState] {
+        case "28P01", "28000":
+            return ConfigError(key: key, "PostgreSQL refused the login of user \"\(url.username)\" (wrong user or password) at \(url)")
+        case "3D000":
+            return ConfigError(key: key, "PostgreSQL has no database \"\(url.database)\" at \(url)")
+        case ClusterSchema.newerSchemaState:
+            return ConfigError(key: key, "\(error.serverInfo?[.message] ?? "the schema is newer than this Backdrop's") at \(url)")
+        default:
+            break
+        }
+        switch error.code {
+        case .server:
+            return ConfigError(key: key, "PostgreSQL refused: \(error.serverInfo?[.message] ?? "an error") at \(url)")
+        case .sslUnsupported:
+            return ConfigError(key: key, "the server does not offer TLS, which sslmode=\(url.tls.rawValue) requires, at \(url)")
+        case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
+            return ConfigError(key: key, "PostgreSQL asks for a login this URL cannot give (a password?) at \(url)")
+        default:
+            return nil
+        }
+    }
+
+    /// A short account of `error` without anything from the URL (PostgresNIO's own descriptions are generic).
+    static func describe(_ error: any Error) -> String {
+        if error is DeadlinePassed { return "no answer in time" }
+        guard let error = error as? PSQLError else { return String(describing: type(of: error)) }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+}
