@@ -31,7 +31,7 @@ COPY config.json /app/config.json
 RUN mkdir -p /app/cache && chown backdrop:backdrop /app/cache
 VOLUME ["/app/cache"]
 # Configuration through the environment: BACKDROP_HOST, BACKDROP_PORT, BACKDROP_LOG_LEVEL, BACKDROP_CACHE_FOLDER,
-# FLICKR_API_KEY, FLICKR_API_SECRET (see README); the file's defaults apply to everything else.
+# FLICKR_API_KEY (see README); the file's defaults apply to everything else.
 ENV BACKDROP_HOST=0.0.0.0 \
     BACKDROP_PORT=8080
 EXPOSE 8080

@@ -37,6 +37,13 @@ struct SettingsTests {
         #expect(both?.key == "cache.memoryMB")
     }
 
+    @Test func aFlickrSecretIsAcceptedUnusedWithAWarning() throws {
+        let settings = try Self.parse(#"{"flickr": {"apiKey": "k", "apiSecret": "s"}}"#)
+        #expect(settings.flickr.apiKey == "k")
+        #expect(settings.warnings == [Settings.noSecret("flickr.apiSecret")])
+        #expect(try Self.parse(#"{"flickr": {"apiKey": "k"}}"#).warnings.isEmpty)
+    }
+
     @Test func partialFilesTakeDefaults() throws {
         let settings = try Self.parse(#"{"server": {"port": 9000}}"#)
         #expect(settings.server.port == 9000)
@@ -113,7 +120,8 @@ struct SettingsTests {
         let environment = ["BACKDROP_HOST": "127.0.0.2", "BACKDROP_PORT": "2222", "FLICKR_API_KEY": "env-key", "FLICKR_API_SECRET": "env-secret"]
         let fromEnvironment = try Settings.load(file: file.path, environment: environment)
         #expect(fromEnvironment.server.host == "127.0.0.2" && fromEnvironment.server.port == 2222)
-        #expect(fromEnvironment.flickr.apiKey == "env-key" && fromEnvironment.flickr.apiSecret == "env-secret")
+        #expect(fromEnvironment.flickr.apiKey == "env-key")
+        #expect(fromEnvironment.warnings == [Settings.noSecret("FLICKR_API_SECRET")], "a secret is not used, and the warning says so")
 
         let fromFlags = try Settings.load(file: file.path, environment: environment, overrides: .init(host: "127.0.0.3", port: 3333))
         #expect(fromFlags.server.host == "127.0.0.3" && fromFlags.server.port == 3333)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -9,6 +10,16 @@ struct CacheSweeper: Service {
     let policy: CachePolicy
     let interval: Duration
     let logger: Logger
+
+    /// The disk cache the settings ask for and its sweeper; nil when `cache.folder` is empty (no disk cache).
+    static func make(settings: Settings, openFiles: OpenFileBudget, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> CacheSweeper? {
+        guard !settings.cache.folder.isEmpty else { return nil }
+        let cache = DiskCache(folder: URL(fileURLWithPath: settings.cache.folder), budgetBytes: settings.cache.maxMB << 20,
+                              maxFiles: settings.cache.effectiveMaxFiles, clock: clock, logger: logger, metrics: metrics, openFiles: openFiles)
+        let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
+                                 maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
+        return CacheSweeper(cache: cache, policy: policy, interval: .seconds(60), logger: logger)
+    }
 
     func run() async throws {
         let entries = await self.cache.rebuildIndex()

@@ -222,11 +222,6 @@ public actor DiskCache {
         for name in Array(self.handedOut.keys) { self.revoke(name) }
     }
 
-    /// Files handed out and still open (for tests and metrics).
-    var openFileCount: Int {
-        self.handedOut.values.reduce(0) { $0 + $1.filter { $0.file?.isOpen == true }.count }
-    }
-
     /// Before the index is rebuilt: the entry for `key` if its file is there and checks out, indexed from now on.
     private func adoptUnindexed(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
         guard let kind = CacheEntry.Kind.allCases.first(where: { key.hasPrefix("\($0.label)/") }) else { return nil }

@@ -13,11 +13,6 @@ public final class OpenFileBudget: Sendable {
         self.limit = limit
     }
 
-    /// At most `limit` files, and at most a quarter of the process's open-file limit (connections need the rest).
-    public static func sized(_ limit: Int) -> OpenFileBudget {
-        OpenFileBudget(limit: min(limit, (DescriptorLimit.current ?? 1024) / 4))
-    }
-
     public var count: Int { self.open.load(ordering: .relaxed) }
 
     func reserve() -> Bool {

@@ -36,6 +36,13 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         self.metrics = metrics
     }
 
+    /// The coordinator the settings ask for: PostgreSQL when `cluster.postgresURL` is set, else a replica alone.
+    static func make(settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws -> PostgresCoordinator? {
+        try Settings.postgresURL(settings.cluster.postgresURL).map {
+            try PostgresCoordinator(url: $0, settings: settings, clock: clock, logger: logger, metrics: metrics)
+        }
+    }
+
     var status: ClusterStatus {
         get async { self.database.isUp ? .postgres : .degraded }
     }

@@ -10,7 +10,7 @@ public struct BackgroundController: Sendable {
     let renderer: Renderer
     let renders: RenderCache
     /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each.
-    let previews = MemoryLRU<RenderedImageKey, BlurredPreview>(budget: 8 << 20, maxEntries: 4096) { $0.webp.count + 1024 + 128 }  // + the placeholders, about 60 bytes
+    let previews: MemoryLRU<RenderedImageKey, BlurredPreview>
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int
@@ -29,7 +29,9 @@ public struct BackgroundController: Sendable {
     public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
                 geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, staleWhileRevalidate: Int = 0, defaults: RenderSpec,
                 upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
-                metrics: BackdropMetrics = BackdropMetrics()) {
+                previewsMemory: Int = 8 << 20, metrics: BackdropMetrics = BackdropMetrics()) {
+        // + the placeholders, about 60 bytes, and the entry's own keeping
+        self.previews = MemoryLRU(budget: previewsMemory, maxEntries: max(1, previewsMemory / 2048)) { $0.webp.count + 1024 + 128 }
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -42,6 +44,17 @@ public struct BackgroundController: Sendable {
         self.upstreamDeadline = upstreamDeadline
         self.clients = clients
         self.metrics = metrics
+    }
+
+    /// The controller as the settings describe it.
+    init(settings: Settings, photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock, metrics: BackdropMetrics) {
+        self.init(photos: photos, renderer: renderer, renders: renders, clock: clock, geohashPrecision: settings.photos.geohashPrecision,
+                  windowSeconds: settings.photos.windowSeconds,
+                  fallbackMaxAge: photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
+                  staleWhileRevalidate: settings.cache.staleWhileRevalidateSeconds, defaults: settings.renderDefaults,
+                  upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
+                  clients: ClientAddress(trustedProxies: settings.server.trustedProxies), previewsMemory: settings.cache.previewsMemoryMB << 20,
+                  metrics: metrics)
     }
 
     public func addRoutes(to router: Router<some RemoteAddressRequestContext>) {

@@ -18,13 +18,6 @@ public final class StockPhotoSource: PhotoSource {
         self.loaded = Mutex(nil)
     }
 
-    /// A source serving an already loaded library.
-    public init(library: StockPhotoLibrary) {
-        self.folder = library.entries.first?.file.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
-        self.limits = .init()
-        self.loaded = Mutex(library)
-    }
-
     /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does.
     @discardableResult
     public func load() async throws -> StockPhotoLibrary {

@@ -80,6 +80,11 @@ struct ConfigReader {
         return old
     }
 
+    /// Whether the object gives `key`, a setting no longer used: accepted, and never read.
+    mutating func ignored(_ key: String) throws -> Bool {
+        self.value(key) != nil
+    }
+
     /// Fails on the first key of this object that was never read.
     func rejectUnknownKeys() throws {
         if let unknown = self.object.keys.sorted().first(where: { !self.used.contains($0) }) {

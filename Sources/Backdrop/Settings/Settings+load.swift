@@ -14,12 +14,6 @@ extension Settings {
         }
     }
 
-    /// The environment variables that override the file.
-    public static let environmentKeys = [
-        "BACKDROP_HOST", "BACKDROP_PORT", "BACKDROP_LOG_LEVEL", "BACKDROP_PUBLIC_FOLDER", "BACKDROP_STOCK_FOLDER",
-        "BACKDROP_CACHE_FOLDER", "BACKDROP_POSTGRES_URL", "FLICKR_API_KEY", "FLICKR_API_SECRET",
-    ]
-
     /// Reads `file`, then the environment, then `overrides`. Relative folders in the file are resolved against
     /// the file's folder; folders from the environment against the working directory.
     public static func load(file: String, environment: [String: String], overrides: Overrides = .init()) throws -> Settings {
@@ -110,7 +104,7 @@ extension Settings {
         if var section = try root.section("flickr") {
             var flickr = settings.flickr
             flickr.apiKey = try section.string("apiKey", default: flickr.apiKey)
-            flickr.apiSecret = try section.string("apiSecret", default: flickr.apiSecret)
+            if try section.ignored("apiSecret") { settings.warnings.append(Self.noSecret("flickr.apiSecret")) }
             flickr.endpoint = try section.string("endpoint", default: flickr.endpoint, allowEmpty: false)
             guard let endpoint = URL(string: flickr.endpoint), ["http", "https"].contains(endpoint.scheme ?? ""), endpoint.host != nil else {
                 throw ConfigError(key: "flickr.endpoint", "must be an http or https URL, got \"\(flickr.endpoint)\"")
@@ -145,6 +139,7 @@ extension Settings {
                                                                          in: 0...604_800)
             let rendered = try section.renamed("memoryMB", to: "renderedImagesMemoryMB", warnings: &settings.warnings)
             settings.cache.renderedImagesMemoryMB = try section.int(rendered, default: settings.cache.renderedImagesMemoryMB, in: 0...65536)
+            settings.cache.previewsMemoryMB = try section.int("previewsMemoryMB", default: settings.cache.previewsMemoryMB, in: 0...4096)
             settings.cache.openFiles = try section.int("openFiles", default: settings.cache.openFiles, in: 0...65536)
             try section.rejectUnknownKeys()
         }
@@ -247,7 +242,12 @@ extension Settings {
             self.cluster.postgresURL = url
         }
         if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
-        if let secret = environment["FLICKR_API_SECRET"] { self.flickr.apiSecret = secret }
+        if environment["FLICKR_API_SECRET"] != nil { self.warnings.append(Self.noSecret("FLICKR_API_SECRET")) }
+    }
+
+    /// Backdrop signs nothing: Flickr's search is a public call, for which the key alone is needed.
+    static func noSecret(_ name: String) -> String {
+        "\(name) is not used and can be removed: Backdrop makes only unsigned public Flickr calls, which need the API key alone"
     }
 
     mutating func apply(_ overrides: Overrides) throws {

@@ -69,7 +69,6 @@ public struct Settings: Sendable, Equatable {
     /// Read and checked now; used by the Flickr photo source.
     public struct Flickr: Sendable, Equatable {
         public var apiKey = ""
-        public var apiSecret = ""
         public var endpoint = "https://api.flickr.com/services/rest/"
         public var radiusKm = 10.0
         public var tags = ""
@@ -110,6 +109,8 @@ public struct Settings: Sendable, Equatable {
         public var staleWhileRevalidateSeconds = 900
         /// Rendered (encoded) images kept in memory, in front of the disk cache; formerly `memoryMB`.
         public var renderedImagesMemoryMB = 128
+        /// Blurred previews and placeholders for `/background.json`, about 3 kB a cell-window.
+        public var previewsMemoryMB = 8
         /// Rendered images' cache files held open for `sendfile` at most (each takes a descriptor).
         public var openFiles = 1024
 

@@ -76,11 +76,11 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
-    static func backdrop(configuration: HTTP1Channel.Configuration, idleTimeout: TimeAmount, requestTimeout: TimeAmount,
-                         metrics: BackdropMetrics) -> HTTPServerBuilder {
+    static func backdrop(settings: Settings.Server, metrics: BackdropMetrics) -> HTTPServerBuilder {
         .init { responder in
-            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), idleTimeout: idleTimeout,
-                                 requestTimeout: requestTimeout, metrics: metrics)
+            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),
+                                 idleTimeout: .seconds(Int64(settings.idleTimeoutSeconds)),
+                                 requestTimeout: .seconds(Int64(settings.requestHeadTimeoutSeconds)), metrics: metrics)
         }
     }
 }
