@@ -8,7 +8,7 @@
 // milliseconds of the whole render as served (file read, decode, crop, effect, blend, encode, file write), the
 // bytes and the output file.
 import Backdrop
-import CWebP
+import CTestDecoders
 import Foundation
 
 struct Arguments {
@@ -124,7 +124,7 @@ let alternatives: [PNGOptions] = [
                 var width: Int32 = 0, height: Int32 = 0
                 if let pixels = preview.webp.withUnsafeBufferPointer({ bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) }) {
                     let small = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
-                    bd_webp_free(pixels)
+                    bd_decoded_webp_free(pixels)
                     db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
                     // ThumbHash, BlurHash and colour, made from these pixels inside `make` (so included in its time).
                     for run in 0...max(arguments.runs, 5) {

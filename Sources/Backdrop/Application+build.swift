@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// Assembles the service from settings; does no I/O itself. Reading the stock photos runs before the server starts,
 /// the disk cache's index rebuild and sweeps, the database client and the HTTP client in services. Tests pass a fixed
 /// clock, a logger that records, and `middleware` in front of Backdrop's own that sees every request and response.
-public func buildApplication(
+package func buildApplication(
     _ settings: Settings,
     clock: any WallClock = SystemClock(),
     logger: Logger? = nil,

@@ -1,4 +1,4 @@
 /// Facts about this build of the service.
-public enum Backdrop {
-    public static let version = "0.1.0"
+package enum Backdrop {
+    package static let version = "0.1.0"
 }

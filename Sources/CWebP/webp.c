@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <webp/decode.h>
 #include <webp/encode.h>
 
 static const char *describe(WebPEncodingError code) {
@@ -68,8 +67,4 @@ int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int
 
 void bd_webp_free(uint8_t *bytes) {
     WebPFree(bytes);
-}
-
-uint8_t *bd_webp_decode_rgb(const uint8_t *data, size_t length, int *width, int *height) {
-    return WebPDecodeRGB(data, length, width, height);
 }

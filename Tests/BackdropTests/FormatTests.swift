@@ -1,5 +1,4 @@
-import CAVIF
-import CWebP
+import CTestDecoders
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -19,8 +18,8 @@ func decodeImage(_ bytes: [UInt8], as format: OutputFormat) throws -> RGBImage {
     switch format {
     case .png: return try PNGDecoder.decode(bytes)
     case .jpeg: return try ImageDecoder.decode(bytes, covering: nil, limits: DecodeLimits())
-    case .webp: return try take(bd_webp_decode_rgb, free: bd_webp_free)
-    case .avif: return try take(bd_avif_decode_rgb, free: bd_avif_free)
+    case .webp: return try take(bd_webp_decode_rgb, free: bd_decoded_webp_free)
+    case .avif: return try take(bd_avif_decode_rgb, free: bd_decoded_avif_free)
     }
 }
 

@@ -2,12 +2,12 @@ import Foundation
 
 /// When entries are done with: renders at the end of their window (or `renderLifetime` after writing), chosen photos
 /// and source photos once they are too old to serve stale.
-public struct CachePolicy: Sendable {
+package struct CachePolicy: Sendable {
     let windowSeconds: Int
     let renderLifetime: TimeInterval
     let maxStale: TimeInterval
 
-    public init(windowSeconds: Int, renderLifetime: TimeInterval, maxStale: TimeInterval) {
+    package init(windowSeconds: Int, renderLifetime: TimeInterval, maxStale: TimeInterval) {
         self.windowSeconds = windowSeconds
         self.renderLifetime = renderLifetime
         self.maxStale = maxStale
@@ -25,7 +25,7 @@ public struct CachePolicy: Sendable {
 extension DiskCache {
     /// Removes every entry `policy` says is done with; returns how many.
     @discardableResult
-    public func sweep(_ policy: CachePolicy) -> Int {
+    package func sweep(_ policy: CachePolicy) -> Int {
         let now = self.clock.now()
         return self.sweep { policy.isExpired(kind: $0, created: $1, window: $2, now: now) }
     }

@@ -14,9 +14,9 @@ import Darwin
 /// referring to those contents even after the entry is replaced or removed from the folder, until the disk cache
 /// revokes it (it does when the entry leaves its index, so that a removed file's blocks are freed) or the last holder
 /// lets go. Sends already under way keep their own duplicate of the descriptor.
-public final class CachedFile: Sendable {
+package final class CachedFile: Sendable {
     /// Where the payload (the encoded image) lies in the file.
-    public let payload: Range<Int>
+    package let payload: Range<Int>
     /// The open descriptor; nil once revoked.
     private let descriptor: Mutex<CInt?>
     private let budget: OpenFileBudget
@@ -40,7 +40,7 @@ public final class CachedFile: Sendable {
     /// The payload as a region of a new descriptor for the same file, closed when `written` completes: pass the region
     /// to the write that completes it. Each write needs its own descriptor: NIO refuses a handle another write is using.
     /// Nil once revoked (the bytes are then written from memory).
-    public func region(closedWhen written: EventLoopFuture<Void>) -> FileRegion? {
+    package func region(closedWhen written: EventLoopFuture<Void>) -> FileRegion? {
         let copy = self.descriptor.withLock { descriptor in descriptor.map { dup($0) } ?? -1 }
         guard copy >= 0 else { return nil }
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
@@ -49,7 +49,7 @@ public final class CachedFile: Sendable {
     }
 
     /// Whether the file is still open for sending.
-    public var isOpen: Bool { self.descriptor.withLock { $0 != nil } }
+    package var isOpen: Bool { self.descriptor.withLock { $0 != nil } }
 
     /// Closes the file now (its entry left the cache): no further send uses it.
     func revoke() {

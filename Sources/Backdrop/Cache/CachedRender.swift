@@ -4,17 +4,17 @@ import NIOCore
 
 /// A finished background: its encoded image, the photo it shows, and the response headers it is served with (all but
 /// `Cache-Control`, which depends on the moment), so that a hit costs no work beyond writing bytes.
-public struct CachedRender: Sendable {
-    public let body: ByteBuffer
-    public let format: OutputFormat
+package struct CachedRender: Sendable {
+    package let body: ByteBuffer
+    package let format: OutputFormat
     /// The checked cache file holding the same bytes, when it is held open: the transport may send the body from it
     /// with `sendfile` (see ``FileBodies``) instead of copying `body` into the socket.
-    public let file: CachedFile?
-    public let photo: SourcePhoto
-    public let created: Date
+    package let file: CachedFile?
+    package let photo: SourcePhoto
+    package let created: Date
     /// Strong validator derived from the bytes: CRC-32 and length.
-    public let etag: String
-    public let headers: HTTPFields
+    package let etag: String
+    package let headers: HTTPFields
 
     init(body bytes: [UInt8], format: OutputFormat, photo: SourcePhoto, place: Place, created: Date, file: CachedFile? = nil) {
         self.body = ByteBuffer(bytes: bytes)

@@ -4,19 +4,19 @@ extension DiskCache: PhotoStore {
     private static func photoKey(_ cell: String) -> String { "photo/\(cell)" }
     private static func sourceKey(_ photoID: String, _ variant: String) -> String { "source/\(photoID)/\(variant)" }
 
-    public func storedPhoto(cell: String) async -> StoredPhoto? {
+    package func storedPhoto(cell: String) async -> StoredPhoto? {
         guard let entry = self.read(Self.photoKey(cell)), let photo = try? JSONDecoder().decode(SourcePhoto.self, from: Data(entry.meta)) else {
             return nil
         }
         return StoredPhoto(photo: photo, window: entry.window, created: entry.created)
     }
 
-    public func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async {
+    package func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async {
         guard let meta = try? JSONEncoder().encode(photo) else { return }
         self.write(CacheEntry(kind: .photo, created: self.clock.now(), window: window, key: Self.photoKey(cell), meta: [UInt8](meta), payload: []))
     }
 
-    public func sourceImage(photoID: String, variant: String?) async -> [UInt8]? {
+    package func sourceImage(photoID: String, variant: String?) async -> [UInt8]? {
         if let variant { return self.read(Self.sourceKey(photoID, variant))?.payload }
         // The largest stored size: entries of one photo, biggest file first.
         for key in self.keysBySize(of: .source, prefix: "source/\(photoID)/") {
@@ -25,7 +25,7 @@ extension DiskCache: PhotoStore {
         return nil
     }
 
-    public func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async {
+    package func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async {
         // Source photos outlive windows (stale serving), so their entries carry no window.
         self.write(CacheEntry(kind: .source, created: self.clock.now(), window: 0, key: Self.sourceKey(photoID, variant), meta: [], payload: bytes))
     }

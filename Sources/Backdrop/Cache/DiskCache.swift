@@ -13,7 +13,7 @@ import Logging
 ///
 /// The actor runs on its own I/O thread (``DiskIOThread``): its file operations block that thread, never the
 /// cooperative pool or an event loop.
-public actor DiskCache {
+package actor DiskCache {
     struct IndexEntry: Sendable {
         let kind: CacheEntry.Kind
         let file: String
@@ -23,7 +23,7 @@ public actor DiskCache {
         let window: Int64
     }
 
-    public let folder: URL
+    package let folder: URL
     let budget: Int
     let maxFiles: Int
     let clock: any WallClock
@@ -48,9 +48,9 @@ public actor DiskCache {
     }
     private var lastWarning: Date?
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
 
-    public init(folder: URL, budgetBytes: Int, maxFiles: Int = .max, clock: any WallClock, logger: Logger,
+    package init(folder: URL, budgetBytes: Int, maxFiles: Int = .max, clock: any WallClock, logger: Logger,
                 metrics: BackdropMetrics = BackdropMetrics(), openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
         self.folder = folder
         self.budget = budgetBytes
@@ -62,8 +62,8 @@ public actor DiskCache {
         self.thread = thread
     }
 
-    public var entryCount: Int { self.index.count }
-    public var totalBytes: Int { self.bytesByKind.values.reduce(0, +) }
+    package var entryCount: Int { self.index.count }
+    package var totalBytes: Int { self.bytesByKind.values.reduce(0, +) }
     func bytes(of kind: CacheEntry.Kind) -> Int { self.bytesByKind[kind] ?? 0 }
 
     /// Creates the folder if needed, removes temporary files left by an interrupted write, and adds the entries found
@@ -71,7 +71,7 @@ public actor DiskCache {
     /// Returns the entries indexed. Runs once at start, in the background (``CacheSweeper``): until it has run, a key
     /// missing from the index is looked up on disk by its file name.
     @discardableResult
-    public func rebuildIndex() -> Int {
+    package func rebuildIndex() -> Int {
         do {
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
         } catch {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the Flickr source keeps on disk: each cell's chosen photo (so a restart keeps the photo and makes no new
 /// search in the window, and so an expired one can stand in when Flickr fails) and the downloaded source JPEGs.
-public protocol PhotoStore: Sendable {
+package protocol PhotoStore: Sendable {
     /// The last photo chosen for `cell`, with the window it was chosen in and when.
     func storedPhoto(cell: String) async -> StoredPhoto?
     func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async

@@ -4,7 +4,7 @@ import Foundation
 /// all of them but the smallest on disk when a disk cache is configured (a render under one block,
 /// ``Settings/Cache/smallestRenderOnDisk``, is cheaper to make again than the block and inode it would take). Concurrent
 /// misses for one key render once. In memory at most ``maxEntries`` renders, whatever their size.
-public struct RenderCache: Sendable {
+package struct RenderCache: Sendable {
     struct Meta: Codable {
         let photo: SourcePhoto
     }
@@ -19,7 +19,7 @@ public struct RenderCache: Sendable {
     /// What a render in memory costs besides its bytes (its photo's attribution, headers, the cache's own entry).
     static let overhead = 2048
 
-    public init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
+    package init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
         self.memory = MemoryLRU(budget: memoryBudget, maxEntries: Self.maxEntries) { $0.body.readableBytes + Self.overhead }
         self.disk = disk
         self.clock = clock
@@ -27,14 +27,14 @@ public struct RenderCache: Sendable {
     }
 
     /// The render for `key` if it is in memory (counted as a hit), else nil.
-    public func cached(_ key: RenderedImageKey) async -> CachedRender? {
+    package func cached(_ key: RenderedImageKey) async -> CachedRender? {
         guard let hit = await self.memory.cached(key) else { return nil }
         self.metrics.cache(.hit, kind: "render")
         return hit
     }
 
     /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
-    public func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
+    package func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
         if let hit = await self.cached(key) { return hit }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {

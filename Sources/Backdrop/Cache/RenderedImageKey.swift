@@ -3,13 +3,13 @@ import Hummingbird
 import NIOCore
 
 /// Identifies one rendered output: built from validated, normalised parameters only.
-public struct RenderedImageKey: Sendable, Hashable {
-    public let place: Place
-    public let window: TimeWindow
-    public let photo: SourcePhoto
-    public let spec: RenderSpec
+package struct RenderedImageKey: Sendable, Hashable {
+    package let place: Place
+    package let window: TimeWindow
+    package let photo: SourcePhoto
+    package let spec: RenderSpec
 
-    public init(place: Place, window: TimeWindow, photo: SourcePhoto, spec: RenderSpec) {
+    package init(place: Place, window: TimeWindow, photo: SourcePhoto, spec: RenderSpec) {
         self.place = place
         self.window = window
         self.photo = photo
@@ -17,11 +17,11 @@ public struct RenderedImageKey: Sendable, Hashable {
     }
 
     // A photo is identified by its id (and whether it stands in stale); hashing its whole attribution each request is waste.
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         a.place == b.place && a.window == b.window && a.photo.id == b.photo.id && a.photo.stale == b.photo.stale && a.spec == b.spec
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(self.place)
         hasher.combine(self.window.index)
         hasher.combine(self.photo.id)

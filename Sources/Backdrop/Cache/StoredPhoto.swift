@@ -1,7 +1,7 @@
 import Foundation
 
-public struct StoredPhoto: Sendable {
-    public let photo: SourcePhoto
-    public let window: Int64
-    public let created: Date
+package struct StoredPhoto: Sendable {
+    package let photo: SourcePhoto
+    package let window: Int64
+    package let created: Date
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A token bucket over Flickr API calls (3600 an hour by default): full at start, refilled continuously.
-public actor CallBudget {
+package actor CallBudget {
     private let capacity: Double
     private let perSecond: Double
     private let clock: any WallClock
     private var tokens: Double
     private var updated: Date
 
-    public init(callsPerHour: Int, clock: any WallClock) {
+    package init(callsPerHour: Int, clock: any WallClock) {
         self.capacity = Double(callsPerHour)
         self.perSecond = Double(callsPerHour) / 3600
         self.clock = clock
@@ -17,14 +17,14 @@ public actor CallBudget {
     }
 
     /// Takes one call's token; false when the bucket is empty.
-    public func take() -> Bool {
+    package func take() -> Bool {
         self.refill()
         guard self.tokens >= 1 else { return false }
         self.tokens -= 1
         return true
     }
 
-    public var available: Int {
+    package var available: Int {
         self.refill()
         return Int(self.tokens)
     }

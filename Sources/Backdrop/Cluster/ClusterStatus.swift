@@ -1,5 +1,5 @@
 /// How a replica stands with the others, as `/health` reports it.
-public enum ClusterStatus: String, Sendable, Codable {
+package enum ClusterStatus: String, Sendable, Codable {
     /// No database configured: this replica works alone.
     case local
     /// Sharing budget, searches and discoveries through PostgreSQL.

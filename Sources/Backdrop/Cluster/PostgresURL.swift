@@ -2,27 +2,27 @@ import Foundation
 
 /// Where the replicas' shared database is: `postgres://user:password@host:port/database?sslmode=…` (or `postgresql://`).
 /// Its ``description`` masks the password, so that the URL can be logged and shown in errors.
-public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// As libpq's `sslmode`: `prefer` (the default) and `require` encrypt without checking the server's certificate,
     /// `verify-full` checks it against the system's trusted roots and the host name.
-    public enum TLSMode: String, Sendable {
+    package enum TLSMode: String, Sendable {
         case disable, prefer, require
         case verifyFull = "verify-full"
     }
 
     /// Why a URL cannot be used; never contains the password.
-    public struct Invalid: Error, CustomStringConvertible {
-        public let description: String
+    package struct Invalid: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let host: String
-    public let port: Int
-    public let username: String
-    public let password: String?
-    public let database: String
-    public let tls: TLSMode
+    package let host: String
+    package let port: Int
+    package let username: String
+    package let password: String?
+    package let database: String
+    package let tls: TLSMode
 
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw Invalid(description: "must be a URL like postgres://user:password@host:5432/database, got \(Self.mask(text))")
         }
@@ -53,7 +53,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         self.tls = tls
     }
 
-    public var description: String {
+    package var description: String {
         let password = self.password == nil ? "" : ":****"
         return "postgres://\(self.username)\(password)@\(self.host):\(self.port)/\(self.database)?sslmode=\(self.tls.rawValue)"
     }

@@ -1,13 +1,13 @@
 /// A geohash cell: the base-32 string naming the rectangle a coordinate falls in.
-public struct Geohash: Sendable, Hashable, CustomStringConvertible {
-    public static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
-    public static let precisionRange = 1...12
+package struct Geohash: Sendable, Hashable, CustomStringConvertible {
+    package static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
+    package static let precisionRange = 1...12
 
-    public let value: String
+    package let value: String
 
     /// Encodes (`latitude`, `longitude`) at `precision` characters. Latitude 90 and longitude 180 fall in the
     /// last cell of their row and column, so every valid coordinate has exactly one cell.
-    public init(latitude: Double, longitude: Double, precision: Int) {
+    package init(latitude: Double, longitude: Double, precision: Int) {
         precondition(Self.precisionRange.contains(precision), "geohash precision out of range")
         var latitudeRange = (-90.0, 90.0)
         var longitudeRange = (-180.0, 180.0)
@@ -32,13 +32,13 @@ public struct Geohash: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses an existing geohash string; nil if it has characters outside the alphabet or a bad length.
-    public init?(_ value: String) {
+    package init?(_ value: String) {
         guard Self.precisionRange.contains(value.utf8.count), value.utf8.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
         self.value = value
     }
 
     /// The cell's bounds and centre.
-    public var bounds: (latitude: ClosedRange<Double>, longitude: ClosedRange<Double>) {
+    package var bounds: (latitude: ClosedRange<Double>, longitude: ClosedRange<Double>) {
         var latitudeRange = (-90.0, 90.0)
         var longitudeRange = (-180.0, 180.0)
         var evenBit = true
@@ -61,10 +61,10 @@ public struct Geohash: Sendable, Hashable, CustomStringConvertible {
         return upper
     }
 
-    public var centre: (latitude: Double, longitude: Double) {
+    package var centre: (latitude: Double, longitude: Double) {
         let bounds = self.bounds
         return ((bounds.latitude.lowerBound + bounds.latitude.upperBound) / 2, (bounds.longitude.lowerBound + bounds.longitude.upperBound) / 2)
     }
 
-    public var description: String { self.value }
+    package var description: String { self.value }
 }

@@ -2,21 +2,21 @@ import Foundation
 import Hummingbird
 
 /// An error answered as JSON, `{"error": "...", "parameter": "..."}`, with its HTTP status.
-public struct APIError: Error, HTTPResponseError, Equatable {
-    public let status: HTTPResponse.Status
-    public let message: String
+package struct APIError: Error, HTTPResponseError, Equatable {
+    package let status: HTTPResponse.Status
+    package let message: String
     /// The query parameter at fault, for 400s.
-    public let parameter: String?
-    public var headers: HTTPFields
+    package let parameter: String?
+    package var headers: HTTPFields
 
-    public init(status: HTTPResponse.Status, message: String, parameter: String? = nil, headers: HTTPFields = [:]) {
+    package init(status: HTTPResponse.Status, message: String, parameter: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
         self.parameter = parameter
         self.headers = headers
     }
 
-    public static func badParameter(_ name: String, _ message: String) -> APIError {
+    package static func badParameter(_ name: String, _ message: String) -> APIError {
         APIError(status: .badRequest, message: message, parameter: name)
     }
 
@@ -25,7 +25,7 @@ public struct APIError: Error, HTTPResponseError, Equatable {
         let parameter: String?
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         self.response()
     }
 

@@ -2,17 +2,17 @@ import HTTPTypes
 import Hummingbird
 
 /// The response headers that say where a background's photo came from.
-public enum BackdropHeaders {
-    public static let source = header("X-Backdrop-Source")
-    public static let photoID = header("X-Backdrop-Photo-Id")
-    public static let credit = header("X-Backdrop-Credit")
-    public static let title = header("X-Backdrop-Title")
-    public static let author = header("X-Backdrop-Author")
-    public static let license = header("X-Backdrop-License")
-    public static let licenseURL = header("X-Backdrop-License-Url")
-    public static let photoURL = header("X-Backdrop-Photo-Url")
-    public static let cell = header("X-Backdrop-Cell")
-    public static let link = header("Link")
+package enum BackdropHeaders {
+    package static let source = header("X-Backdrop-Source")
+    package static let photoID = header("X-Backdrop-Photo-Id")
+    package static let credit = header("X-Backdrop-Credit")
+    package static let title = header("X-Backdrop-Title")
+    package static let author = header("X-Backdrop-Author")
+    package static let license = header("X-Backdrop-License")
+    package static let licenseURL = header("X-Backdrop-License-Url")
+    package static let photoURL = header("X-Backdrop-Photo-Url")
+    package static let cell = header("X-Backdrop-Cell")
+    package static let link = header("Link")
 
     /// The attribution headers' names, for `Access-Control-Expose-Headers`.
     static let attributionNames = [source, photoID, cell, credit, title, author, license, licenseURL, photoURL].map(\.rawName)

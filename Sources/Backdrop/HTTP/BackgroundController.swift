@@ -5,7 +5,7 @@ import NIOCore
 
 /// `GET /background`: the background image for a place; `GET /background.json`: what it shows, its cell URLs and
 /// its blurred layer inline.
-public struct BackgroundController: Sendable {
+package struct BackgroundController: Sendable {
     let photos: any PhotoSource
     let renderer: Renderer
     let renders: RenderCache
@@ -26,7 +26,7 @@ public struct BackgroundController: Sendable {
     let clients: ClientAddress
     let metrics: BackdropMetrics
 
-    public init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
+    package init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
                 geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, staleWhileRevalidate: Int = 0, defaults: RenderSpec,
                 upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
                 previewsMemory: Int = 8 << 20, metrics: BackdropMetrics = BackdropMetrics()) {
@@ -57,7 +57,7 @@ public struct BackgroundController: Sendable {
                   metrics: metrics)
     }
 
-    public func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
+    package func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
         router.get(Route.background.routerPath, use: self.background)
         router.get(Route.backgroundInfo.routerPath, use: self.backgroundInfo)
     }

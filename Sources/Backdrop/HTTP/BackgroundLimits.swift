@@ -1,5 +1,5 @@
 /// The API's fixed bounds on output size.
-public enum BackgroundLimits {
-    public static let sideRange = 1...2048
-    public static let maxPixels = 4_000_000
+package enum BackgroundLimits {
+    package static let sideRange = 1...2048
+    package static let maxPixels = 4_000_000
 }

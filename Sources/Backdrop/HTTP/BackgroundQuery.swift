@@ -1,22 +1,22 @@
 
 /// A validated `/background` query.
-public struct BackgroundQuery: Sendable, Equatable {
-    public struct Coordinate: Sendable, Equatable {
-        public let latitude: Double
-        public let longitude: Double
+package struct BackgroundQuery: Sendable, Equatable {
+    package struct Coordinate: Sendable, Equatable {
+        package let latitude: Double
+        package let longitude: Double
     }
 
-    public let coordinate: Coordinate?
+    package let coordinate: Coordinate?
     /// The place asked for: the cell of `lat`/`lon`, the `cell` given, or no location.
-    public let place: Place
+    package let place: Place
     /// The render asked for; its format is PNG unless `format` names one (see `format`).
-    public let spec: RenderSpec
+    package let spec: RenderSpec
     /// The format named by `format`, which overrides `Accept`; nil when the request leaves it to negotiation.
-    public let format: OutputFormat?
+    package let format: OutputFormat?
 
     static let names: Set<String> = ["lat", "lon", "cell", "blur", "width", "height", "style", "format"]
 
-    public init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
+    package init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
         let parameters = try QueryParameters(query, allowed: Self.names)
         self.coordinate = try Self.coordinate(parameters)
         self.place = try Self.place(parameters, coordinate: self.coordinate, precision: precision)

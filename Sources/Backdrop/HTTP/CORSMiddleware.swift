@@ -53,14 +53,14 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// `server.corsOrigins` read: any origin, a list of origins (`https://example.com`, `http://localhost:3000`), or none.
-public enum CORSOrigins: Sendable, Equatable {
+package enum CORSOrigins: Sendable, Equatable {
     case any
     case listed(Set<String>)
 
     var isEnabled: Bool { self != .listed([]) }
 
     /// Nil when an entry is neither `*` nor an origin (`scheme://host[:port]`, no path).
-    public init?(_ entries: [String]) {
+    package init?(_ entries: [String]) {
         if entries.contains("*") {
             guard entries.count == 1 else { return nil }
             self = .any

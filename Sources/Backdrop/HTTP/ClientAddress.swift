@@ -9,10 +9,10 @@ import HTTPTypes
 /// proxy named in `server.trustedProxies`, the address that proxy says it serves (`X-Real-IP`, else the last entry of
 /// `X-Forwarded-For`, the one the proxy itself appended). Headers from any other peer are ignored, so a client cannot
 /// pose as many.
-public struct ClientAddress: Sendable {
+package struct ClientAddress: Sendable {
     let trustedProxies: [IPRange]
 
-    public init(trustedProxies: [IPRange]) {
+    package init(trustedProxies: [IPRange]) {
         self.trustedProxies = trustedProxies
     }
 
@@ -34,12 +34,12 @@ public struct ClientAddress: Sendable {
 
 /// An IP address or a CIDR range (`10.0.0.0/8`, `fd00::/8`, `127.0.0.1`), as `server.trustedProxies` lists them.
 /// IPv4-mapped IPv6 addresses (`::ffff:10.1.2.3`) count as their IPv4 address.
-public struct IPRange: Sendable, Equatable {
+package struct IPRange: Sendable, Equatable {
     let network: [UInt8]
     let prefix: Int
 
     /// Nil when `text` is not an address or range.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = Self.bytes(String(parts[0])) else { return nil }
         let bits = address.count * 8

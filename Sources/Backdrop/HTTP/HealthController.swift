@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `GET /health`: liveness for load balancers and container health checks.
-public struct HealthController: Sendable {
+package struct HealthController: Sendable {
     /// The stock photos, counted at each request (they are loaded before the server starts).
     let stock: StockPhotoSource
     /// How the replica stands with the others: `local`, `postgres` or `degraded`.
@@ -20,7 +20,7 @@ public struct HealthController: Sendable {
         let cluster: ClusterStatus
     }
 
-    public func addRoutes(to router: Router<some RequestContext>) {
+    package func addRoutes(to router: Router<some RequestContext>) {
         router.get(Route.health.routerPath) { _, _ in
             try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stock.library.entries.count,
                                    cluster: await self.cluster.status))

@@ -1,9 +1,9 @@
 import CAVIF
 
 /// AVIF through libavif and libaom, one thread, 8-bit 4:2:0.
-public enum AVIFEncoder {
+package enum AVIFEncoder {
     /// `quantizer` 0 (best) to 63; `speed` 0 (slowest) to 10.
-    public static func encode(_ image: RGBImage, quantizer: Int, speed: Int) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, quantizer: Int, speed: Int) throws -> [UInt8] {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)

@@ -6,7 +6,7 @@
 /// system the size of the small image), so the values between samples land where the layer is. The layer is read on
 /// a regular grid of `step` pixels (enough for a blurred layer, whose detail is many pixels wide), which keeps the fit
 /// of a 2048x1536 layer under a millisecond.
-public enum BilinearFit {
+package enum BilinearFit {
     /// One axis: where the sampled full-size positions fall between the small image's samples, and the normal
     /// equations' tridiagonal matrix, factorised once for every right-hand side.
     struct Axis {
@@ -62,7 +62,7 @@ public enum BilinearFit {
         }
     }
 
-    public static func apply(_ image: RGBImage, to size: PixelSize, step: Int) -> RGBImage {
+    package static func apply(_ image: RGBImage, to size: PixelSize, step: Int) -> RGBImage {
         precondition(size.width <= image.width && size.height <= image.height, "BilinearFit only shrinks")
         let columns = Axis(fullLength: image.width, length: size.width, step: max(1, step))
         let rows = Axis(fullLength: image.height, length: size.height, step: max(1, step))

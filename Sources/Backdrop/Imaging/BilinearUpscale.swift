@@ -1,9 +1,9 @@
 /// How clients show a ``BlurredPreview``: the small image stretched to the display size by bilinear interpolation.
 /// The service does not upscale anything itself; this is the reference its tests and `make bench` measure against.
-public enum BilinearUpscale {
+package enum BilinearUpscale {
     /// `image` stretched to `size` by bilinear interpolation with pixel centres aligned, as a browser or `UIImageView`
     /// scales a small image up to fill a larger box.
-    public static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
+    package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         func taps(_ out: Int, _ source: Int) -> [(Int, Int, Double)] {
             (0..<out).map { i in
                 let position = min(max((Double(i) + 0.5) * Double(source) / Double(out) - 0.5, 0), Double(source - 1))

@@ -1,7 +1,7 @@
 /// Mixes the sharp photo and its light-effect copy: out = (1 - p) * sharp + p * effect.
-public enum Blend {
+package enum Blend {
     /// `hundredths` is p * 100 (blur is quantised to 0.01).
-    public static func mix(sharp: RGBImage, effect: RGBImage, hundredths: Int) -> RGBImage {
+    package static func mix(sharp: RGBImage, effect: RGBImage, hundredths: Int) -> RGBImage {
         precondition(sharp.width == effect.width && sharp.height == effect.height, "blend needs images of one size")
         if hundredths <= 0 { return sharp }
         if hundredths >= 100 { return effect }

@@ -2,8 +2,8 @@
 ///
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
 /// does not alias, and it is plain bilinear interpolation when enlarging.
-public enum CoverCrop {
-    public static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
+package enum CoverCrop {
+    package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }
         let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
         let left = (Double(image.width) - Double(size.width) / scale) / 2

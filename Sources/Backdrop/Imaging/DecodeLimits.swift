@@ -1,13 +1,13 @@
 /// Bounds on the work and memory a (possibly hostile) source image may cost.
-public struct DecodeLimits: Sendable, Equatable {
+package struct DecodeLimits: Sendable, Equatable {
     /// Largest width x height accepted, checked on the header before any pixel memory is allocated.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Working memory libjpeg may use (progressive coefficient buffers and the like).
-    public var maxDecoderMemory: Int
+    package var maxDecoderMemory: Int
     /// Most scans a progressive JPEG may contain.
-    public var maxProgressiveScans: Int
+    package var maxProgressiveScans: Int
 
-    public init(maxPixels: Int = 50_000_000, maxDecoderMemory: Int = 512 << 20, maxProgressiveScans: Int = 100) {
+    package init(maxPixels: Int = 50_000_000, maxDecoderMemory: Int = 512 << 20, maxProgressiveScans: Int = 100) {
         self.maxPixels = maxPixels
         self.maxDecoderMemory = maxDecoderMemory
         self.maxProgressiveScans = maxProgressiveScans

@@ -1,25 +1,25 @@
 /// How each output format is encoded. Defaults chosen by measurement on Backdrop's renders of its stock photos at
 /// 640x1136 (see the README's format table): every format stays above 45 dB PSNR at blur 1 and 36 dB at blur 0
 /// against the lossless PNG, at a small fraction of its bytes.
-public struct EncoderSettings: Sendable, Equatable {
-    public var png: PNGOptions
+package struct EncoderSettings: Sendable, Equatable {
+    package var png: PNGOptions
     /// libjpeg-turbo quality, 1-100 (optimised Huffman tables, 4:2:0).
-    public var jpegQuality: Int
+    package var jpegQuality: Int
     /// libwebp lossy quality, 0-100.
-    public var webpQuality: Int
+    package var webpQuality: Int
     /// libwebp effort, 0 (fastest) to 6.
-    public var webpMethod: Int
+    package var webpMethod: Int
     /// AVIF quality, 0-100, mapped to libaom's quantizer as libavif 1.x maps its quality setting: for renders up to
     /// blur 0.5.
-    public var avifQuality: Int
+    package var avifQuality: Int
     /// AVIF quality at blur 1, reached linearly from `avifQuality` at blur 0.5. Heavily blurred renders are smooth
     /// gradients, where the sharp renders' quantizer leaves large flat blocks visible; they are also tiny, so the
     /// finer quantizer costs a kilobyte.
-    public var avifBlurredQuality: Int
+    package var avifBlurredQuality: Int
     /// libaom speed, 0 (slowest) to 10.
-    public var avifSpeed: Int
+    package var avifSpeed: Int
 
-    public init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 80, webpMethod: Int = 0,
+    package init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 80, webpMethod: Int = 0,
                 avifQuality: Int = 60, avifBlurredQuality: Int = 80, avifSpeed: Int = 10) {
         self.png = png
         self.jpegQuality = jpegQuality

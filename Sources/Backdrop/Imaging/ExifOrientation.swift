@@ -1,12 +1,12 @@
 /// EXIF orientation (tag 0x0112): how the stored pixels must be turned to show the picture upright.
-public enum ExifOrientation: Int, Sendable, CaseIterable {
+package enum ExifOrientation: Int, Sendable, CaseIterable {
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Orientations 5-8 swap width and height.
-    public var swapsAxes: Bool { self.rawValue >= 5 }
+    package var swapsAxes: Bool { self.rawValue >= 5 }
 
     /// Reads the orientation from a TIFF-structured EXIF payload; anything unreadable counts as `.up`.
-    public init(exif bytes: UnsafeRawBufferPointer) {
+    package init(exif bytes: UnsafeRawBufferPointer) {
         self = Self.parse(bytes) ?? .up
     }
 
@@ -40,7 +40,7 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     }
 
     /// Turns `image` upright.
-    public func apply(to image: RGBImage) -> RGBImage {
+    package func apply(to image: RGBImage) -> RGBImage {
         if self == .up { return image }
         let sw = image.width, sh = image.height
         let dw = self.swapsAxes ? sh : sw

@@ -1,26 +1,26 @@
 import CJPEG
 
 /// Decodes JPEG (baseline, progressive, grayscale, YCbCr, CMYK, YCCK) to upright RGB8 with libjpeg-turbo.
-public enum JPEGDecoder {
+package enum JPEGDecoder {
     /// Header facts, read without decoding any pixels.
-    public struct Header: Sendable, Equatable {
-        public let size: PixelSize
-        public let orientation: ExifOrientation
-        public let progressive: Bool
+    package struct Header: Sendable, Equatable {
+        package let size: PixelSize
+        package let orientation: ExifOrientation
+        package let progressive: Bool
 
         /// Size of the picture once turned upright.
-        public var uprightSize: PixelSize {
+        package var uprightSize: PixelSize {
             self.orientation.swapsAxes ? PixelSize(width: self.size.height, height: self.size.width) : self.size
         }
     }
 
-    public static func isJPEG(_ data: [UInt8]) -> Bool {
+    package static func isJPEG(_ data: [UInt8]) -> Bool {
         data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF
     }
 
     /// Decodes `data`. With `covering`, libjpeg's DCT scaling decodes at the smallest of 1/8...8/8 that still
     /// covers that size after cover-fitting, so a 4000 px photo for a 640 px screen costs a 1/4-scale decode.
-    public static func decode(_ data: [UInt8], covering target: PixelSize? = nil, limits: DecodeLimits = .init()) throws -> RGBImage {
+    package static func decode(_ data: [UInt8], covering target: PixelSize? = nil, limits: DecodeLimits = .init()) throws -> RGBImage {
         try data.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImagingError.corrupt("empty JPEG data") }
             guard let decoder = bd_jpeg_create(base, bytes.count, limits.maxDecoderMemory, Int32(limits.maxProgressiveScans)) else {
@@ -43,7 +43,7 @@ public enum JPEGDecoder {
     }
 
     /// Reads only the header (size, orientation), e.g. to check the pixel limit of a download.
-    public static func header(of data: [UInt8]) throws -> Header {
+    package static func header(of data: [UInt8]) throws -> Header {
         try data.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImagingError.corrupt("empty JPEG data") }
             guard let decoder = bd_jpeg_create(base, bytes.count, 64 << 20, 1000) else { throw ImagingError.corrupt("cannot create JPEG decoder") }

@@ -1,8 +1,8 @@
 import CJPEG
 
 /// Baseline JPEG through libjpeg-turbo: optimised Huffman tables, 4:2:0 chroma.
-public enum JPEGEncoder {
-    public static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
+package enum JPEGEncoder {
+    package static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)

@@ -4,8 +4,8 @@
 /// by fractional end taps, and interpolated back bilinearly; saturation and tint are applied at the reduced
 /// size because they commute with interpolation except where values clamp. Tests hold the result within
 /// 40 dB PSNR of a full-resolution floating-point implementation.
-public enum LightEffect {
-    public static func apply(to image: RGBImage, style: EffectStyle) -> RGBImage {
+package enum LightEffect {
+    package static func apply(to image: RGBImage, style: EffectStyle) -> RGBImage {
         let radius = style.radius(outputHeight: image.height)
         let boxWidth = EffectStyle.boxWidth(radius: radius)
         let factor = self.reductionFactor(radius: radius, size: PixelSize(width: image.width, height: image.height))

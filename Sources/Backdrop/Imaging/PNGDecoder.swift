@@ -1,12 +1,12 @@
 import CPNG
 
 /// Decodes any PNG to RGB8 with libpng (used for stock photos).
-public enum PNGDecoder {
-    public static func isPNG(_ data: [UInt8]) -> Bool {
+package enum PNGDecoder {
+    package static func isPNG(_ data: [UInt8]) -> Bool {
         data.count >= 8 && data[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10])
     }
 
-    public static func decode(_ data: [UInt8], limits: DecodeLimits = .init()) throws -> RGBImage {
+    package static func decode(_ data: [UInt8], limits: DecodeLimits = .init()) throws -> RGBImage {
         var buffer = bd_png_buffer()
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)

@@ -1,13 +1,13 @@
 import CPNG
 
-public enum PNGEncoder {
-    public static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> [UInt8] {
+package enum PNGEncoder {
+    package static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> [UInt8] {
         try self.encode(image, blendingWith: nil, hundredths: 0, options: options)
     }
 
     /// Encodes `image` mixed with `effect` at `hundredths` of the effect (see `Blend`). The libdeflate writer mixes
     /// row by row while filtering, so no blended copy of the image is made.
-    public static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> [UInt8] {
         var buffer = bd_png_buffer()
         var message = [CChar](repeating: 0, count: 256)
         let status: Int32

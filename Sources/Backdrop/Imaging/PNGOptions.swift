@@ -1,15 +1,15 @@
 import CPNG
 
 /// PNG output settings. PNG encoding dominates a render, so both the encoder and its level are settings.
-public struct PNGOptions: Sendable, Equatable {
-    public enum Encoder: String, Sendable, CaseIterable {
+package struct PNGOptions: Sendable, Equatable {
+    package enum Encoder: String, Sendable, CaseIterable {
         /// libpng's writer with zlib.
         case libpng
         /// Backdrop's writer: the same filtered rows, compressed in one pass by libdeflate.
         case libdeflate
     }
 
-    public enum Filter: String, Sendable, CaseIterable {
+    package enum Filter: String, Sendable, CaseIterable {
         case none, sub, up, average, paeth, adaptive
 
         var c: bd_png_filter {
@@ -24,16 +24,16 @@ public struct PNGOptions: Sendable, Equatable {
         }
     }
 
-    public var encoder: Encoder
+    package var encoder: Encoder
     /// zlib 0-9 for libpng, 0-12 for libdeflate.
-    public var level: Int
-    public var filter: Filter
+    package var level: Int
+    package var filter: Filter
 
-    public init(encoder: Encoder = .libdeflate, level: Int = 1, filter: Filter = .up) {
+    package init(encoder: Encoder = .libdeflate, level: Int = 1, filter: Filter = .up) {
         self.encoder = encoder
         self.level = level
         self.filter = filter
     }
 
-    public var levelRange: ClosedRange<Int> { self.encoder == .libpng ? 0...9 : 0...12 }
+    package var levelRange: ClosedRange<Int> { self.encoder == .libpng ? 0...9 : 0...12 }
 }

@@ -1,13 +1,13 @@
 /// Width and height in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
-    public let width: Int
-    public let height: Int
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    package let width: Int
+    package let height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
-    public var pixelCount: Int { self.width * self.height }
-    public var description: String { "\(self.width)x\(self.height)" }
+    package var pixelCount: Int { self.width * self.height }
+    package var description: String { "\(self.width)x\(self.height)" }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension RGBImage {
     /// Peak signal-to-noise ratio in dB against `other` (same size): infinity when they are equal.
-    public func psnr(against other: RGBImage) -> Double {
+    package func psnr(against other: RGBImage) -> Double {
         precondition(self.width == other.width && self.height == other.height, "PSNR needs images of one size")
         var sum = 0.0
         for index in self.pixels.indices {

@@ -1,10 +1,10 @@
 /// An 8-bit RGB image, rows top to bottom, pixels interleaved R, G, B with no row padding.
-public struct RGBImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
+package struct RGBImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width > 0 && height > 0 && pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
@@ -12,7 +12,7 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// An image whose pixels are written by `initialize`, which must set every byte.
-    public init(width: Int, height: Int, initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
+    package init(width: Int, height: Int, initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         self.width = width
         self.height = height
         self.pixels = try [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
@@ -21,9 +21,9 @@ public struct RGBImage: Sendable, Equatable {
         }
     }
 
-    public var byteCount: Int { self.pixels.count }
+    package var byteCount: Int { self.pixels.count }
 
-    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+    package func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let i = (y * self.width + x) * 3
         return (self.pixels[i], self.pixels[i + 1], self.pixels[i + 2])
     }

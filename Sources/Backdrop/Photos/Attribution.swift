@@ -1,15 +1,15 @@
 /// Credit for a freely licensed photo: who made it, under which licence, where it comes from.
-public struct Attribution: Sendable, Hashable, Codable {
-    public var title: String
-    public var author: String
-    public var license: String
-    public var licenseURL: String
+package struct Attribution: Sendable, Hashable, Codable {
+    package var title: String
+    package var author: String
+    package var license: String
+    package var licenseURL: String
     /// The photo's page or origin: a plain URL, usable as a link as it is.
-    public var sourceURL: String
+    package var sourceURL: String
     /// What identifies the photo at `sourceURL` when the URL alone does not (a stock photo's file name and year), or nil.
-    public var sourceNote: String?
+    package var sourceNote: String?
 
-    public init(title: String, author: String, license: String, licenseURL: String, sourceURL: String, sourceNote: String? = nil) {
+    package init(title: String, author: String, license: String, licenseURL: String, sourceURL: String, sourceNote: String? = nil) {
         self.title = title
         self.author = author
         self.license = license
@@ -19,7 +19,7 @@ public struct Attribution: Sendable, Hashable, Codable {
     }
 
     /// One line, as a CC licence asks: title, author, licence, and that this copy is modified.
-    public var credit: String {
+    package var credit: String {
         "\"\(self.title)\" by \(self.author), \(self.license), modified (cropped and blurred)"
     }
 }

@@ -1,9 +1,9 @@
 /// Encoded photo bytes (JPEG or PNG); `variant` names which size of the photo they are.
-public struct EncodedImage: Sendable {
-    public let bytes: [UInt8]
-    public let variant: String
+package struct EncodedImage: Sendable {
+    package let bytes: [UInt8]
+    package let variant: String
 
-    public init(bytes: [UInt8], variant: String) {
+    package init(bytes: [UInt8], variant: String) {
         self.bytes = bytes
         self.variant = variant
     }

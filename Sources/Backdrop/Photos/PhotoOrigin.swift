@@ -1,4 +1,4 @@
-public enum PhotoOrigin: String, Sendable, Hashable, Codable {
+package enum PhotoOrigin: String, Sendable, Hashable, Codable {
     case stock
     case flickr
 }

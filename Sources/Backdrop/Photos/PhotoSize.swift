@@ -1,17 +1,17 @@
 /// One downloadable size of a remote photo.
-public struct PhotoSize: Sendable, Hashable, Codable {
+package struct PhotoSize: Sendable, Hashable, Codable {
     /// Flickr's size suffix: z, c, l, h, k.
-    public let label: String
-    public let url: String
-    public let width: Int
-    public let height: Int
+    package let label: String
+    package let url: String
+    package let width: Int
+    package let height: Int
 
-    public init(label: String, url: String, width: Int, height: Int) {
+    package init(label: String, url: String, width: Int, height: Int) {
         self.label = label
         self.url = url
         self.width = width
         self.height = height
     }
 
-    public var longSide: Int { max(self.width, self.height) }
+    package var longSide: Int { max(self.width, self.height) }
 }

@@ -1,5 +1,5 @@
 /// Where background photos come from: Flickr (with stock photos as fallback), stock photos alone, fixtures in tests.
-public protocol PhotoSource: Sendable {
+package protocol PhotoSource: Sendable {
     /// The photo for `place` during `window`: the same answer for every request of that place and window.
     func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto
     /// The photo's encoded bytes, in the smallest variant that covers `size` (sources with one variant ignore it).
@@ -19,10 +19,10 @@ public protocol PhotoSource: Sendable {
 }
 
 extension PhotoSource {
-    public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {}
-    public var substitutesFallbacks: Bool { true }
-    public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+    package func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {}
+    package var substitutesFallbacks: Bool { true }
+    package func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         try await self.photo(for: place, in: window)
     }
-    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? { nil }
+    package func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? { nil }
 }

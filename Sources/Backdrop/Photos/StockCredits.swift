@@ -5,8 +5,8 @@ import Foundation
 ///     | number | title | author | licence | licence URL | source |
 ///     |---|---|---|---|---|---|
 ///     | 000 | Bridge | Sander Klootwijk | CC BY-SA 4.0 | https://creativecommons.org/licenses/by-sa/4.0/ | https://... |
-public enum StockCredits {
-    public static func parse(_ markdown: String) -> [Int: Attribution] {
+package enum StockCredits {
+    package static func parse(_ markdown: String) -> [Int: Attribution] {
         var credits = [Int: Attribution]()
         for line in markdown.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

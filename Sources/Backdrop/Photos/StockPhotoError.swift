@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the stock photo folder cannot be used.
-public struct StockPhotoError: Error, CustomStringConvertible {
-    public let description: String
+package struct StockPhotoError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -3,25 +3,25 @@ import Foundation
 /// The stock photos found in a folder at start, following CoreBackground's naming:
 /// `{NNN}-StockPhoto-320x568.png` and `{NNN}-StockPhoto-320x568@2x.png`. Gaps in numbering and any count
 /// are fine; for each number the largest file is used; other files are ignored.
-public struct StockPhotoLibrary: Sendable {
-    public struct Entry: Sendable {
-        public let number: Int
-        public let file: URL
-        public let size: PixelSize
-        public let photo: SourcePhoto
+package struct StockPhotoLibrary: Sendable {
+    package struct Entry: Sendable {
+        package let number: Int
+        package let file: URL
+        package let size: PixelSize
+        package let photo: SourcePhoto
         /// The PNG file's bytes, read once at start (the nine shipped photos take a few megabytes).
-        public let bytes: [UInt8]
+        package let bytes: [UInt8]
     }
 
-    public let entries: [Entry]
+    package let entries: [Entry]
 
-    public init(entries: [Entry]) {
+    package init(entries: [Entry]) {
         self.entries = entries
     }
 
     /// Scans `folder`, reads every candidate's PNG header and CREDITS.md; fails, saying why, when the folder is
     /// missing, holds no stock photos, or a photo has no credit or cannot be decoded.
-    public static func load(folder: URL, limits: DecodeLimits = .init()) throws -> StockPhotoLibrary {
+    package static func load(folder: URL, limits: DecodeLimits = .init()) throws -> StockPhotoLibrary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StockPhotoError("stock photo folder \(folder.path) does not exist")

@@ -6,13 +6,13 @@ import Synchronization
 ///
 /// The library is read before the server starts (``load()``, on NIO's thread pool: it reads and decodes every photo
 /// to check it) and kept in memory, so serving a stock photo touches no disk.
-public final class StockPhotoSource: PhotoSource {
-    public let folder: URL
+package final class StockPhotoSource: PhotoSource {
+    package let folder: URL
     let limits: DecodeLimits
     private let loaded: Mutex<StockPhotoLibrary?>
 
     /// A source whose library ``load()`` reads from `folder`.
-    public init(folder: URL, limits: DecodeLimits = .init()) {
+    package init(folder: URL, limits: DecodeLimits = .init()) {
         self.folder = folder
         self.limits = limits
         self.loaded = Mutex(nil)
@@ -20,7 +20,7 @@ public final class StockPhotoSource: PhotoSource {
 
     /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does.
     @discardableResult
-    public func load() async throws -> StockPhotoLibrary {
+    package func load() async throws -> StockPhotoLibrary {
         if let library = self.loaded.withLock({ $0 }) { return library }
         let (folder, limits) = (self.folder, self.limits)
         let library = try await NIOThreadPool.singleton.runIfActive { try StockPhotoLibrary.load(folder: folder, limits: limits) }
@@ -29,21 +29,21 @@ public final class StockPhotoSource: PhotoSource {
     }
 
     /// The loaded library (empty before ``load()``).
-    public var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
+    package var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
 
     /// Stock photos alone are not standing in for anything: their answers are cached for the whole window.
-    public var substitutesFallbacks: Bool { false }
+    package var substitutesFallbacks: Bool { false }
 
-    public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+    package func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         let entries = try self.loadedEntries()
         return entries[PhotoChoice.index(place: place, window: window, count: entries.count)].photo
     }
 
-    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
+    package func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
         try? await self.photo(for: place, in: window)
     }
 
-    public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+    package func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
         guard let entry = try self.loadedEntries().first(where: { $0.photo.id == photo.id }) else {
             throw StockPhotoError("unknown stock photo \(photo.id)")
         }

@@ -5,16 +5,16 @@ import Foundation
 /// WebP. Scaled back up to the display size with bilinear interpolation (an `<img>` or `UIImageView` filling the
 /// screen) it is within 50 dB of the full-size `blur=1` render, for every style from 320x568 to 2048x1536 (see
 /// `PreviewTests`, and `make bench` on the anchor photos).
-public struct BlurredPreview: Sendable {
+package struct BlurredPreview: Sendable {
     /// The photo the layer shows.
-    public let photo: SourcePhoto
-    public let webp: [UInt8]
-    public let size: PixelSize
+    package let photo: SourcePhoto
+    package let webp: [UInt8]
+    package let size: PixelSize
     /// ThumbHash, BlurHash and mean colour of the same pixels.
-    public let placeholders: Placeholders
+    package let placeholders: Placeholders
 
     /// `data:image/webp;base64,...`
-    public var dataURI: String { "data:image/webp;base64," + Data(self.webp).base64EncodedString() }
+    package var dataURI: String { "data:image/webp;base64," + Data(self.webp).base64EncodedString() }
 
     /// Sample spacing as a share of the style's blur radius, measured (`PreviewTests`, and `make bench` on the anchor
     /// photos): at 0.45 of its radius `light` kept 53 dB or more and `none` (no tint to flatten it) 51 dB, but `none`
@@ -57,7 +57,7 @@ public struct BlurredPreview: Sendable {
 
     /// Shrinks `effect` (the full-size light-effect layer) and encodes it. libwebp's lossless method 1 at effort 25
     /// made the smallest files here in about 0.3 ms (method 6 at effort 100: 3 % larger or smaller, 25 to 65 ms).
-    public static func make(photo: SourcePhoto, effect: RGBImage, style: EffectStyle) throws -> BlurredPreview {
+    package static func make(photo: SourcePhoto, effect: RGBImage, style: EffectStyle) throws -> BlurredPreview {
         var spacing = self.sampleSpacing(for: PixelSize(width: effect.width, height: effect.height), style: style)
         while true {
             let small = self.fitted(effect, spacing: spacing)

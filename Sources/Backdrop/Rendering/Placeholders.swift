@@ -1,17 +1,17 @@
 /// The blurred layer in the forms image components already take (expo-image, react-blurhash, Nuke and Kingfisher
 /// plug-ins, Unsplash-style `color`), made from the preview's pixels with it and cached with it. Each is coarser
 /// than the preview itself; the README's "Placeholders" table gives their bytes and how close each comes.
-public struct Placeholders: Sendable, Equatable {
+package struct Placeholders: Sendable, Equatable {
     /// ThumbHash, base64.
-    public let thumbHash: String
+    package let thumbHash: String
     /// BlurHash, 3 components across and 4 down (``BlurHash/components``).
-    public let blurHash: String
+    package let blurHash: String
     /// The layer's mean colour, `#rrggbb`: averaged in sRGB as a browser's downscale does, the single colour closest
     /// to the layer in the least-squares sense.
-    public let color: String
+    package let color: String
 
     /// The placeholders of `layer`, the preview's small image.
-    public static func make(from layer: RGBImage) -> Placeholders {
+    package static func make(from layer: RGBImage) -> Placeholders {
         let components = BlurHash.components
         return Placeholders(thumbHash: ThumbHash.base64(layer), blurHash: BlurHash.encode(layer, x: components.x, y: components.y),
                             color: self.meanColor(layer))

@@ -1,38 +1,38 @@
 /// A photo cover-cropped to an output size, and its light-effect copy: everything a render needs but the blend.
 /// The copy is made when a render first needs it (see ``LazyEffect``).
-public struct PreparedImages: Sendable {
-    public let sharp: RGBImage
+package struct PreparedImages: Sendable {
+    package let sharp: RGBImage
     private let lazyEffect: LazyEffect
 
-    public init(sharp: RGBImage, effect: RGBImage) {
+    package init(sharp: RGBImage, effect: RGBImage) {
         self.sharp = sharp
         self.lazyEffect = LazyEffect(made: effect)
     }
 
     /// The effect copy in `style`, made on first use.
-    public init(sharp: RGBImage, style: EffectStyle) {
+    package init(sharp: RGBImage, style: EffectStyle) {
         self.sharp = sharp
         self.lazyEffect = LazyEffect(sharp: sharp, style: style)
     }
 
-    public var effect: RGBImage { self.lazyEffect.image }
+    package var effect: RGBImage { self.lazyEffect.image }
 
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
-    public var byteCount: Int { self.sharp.byteCount * 2 }
+    package var byteCount: Int { self.sharp.byteCount * 2 }
 
     /// Decodes and cover-crops; the effect follows when a render needs it.
-    public static func make(from encoded: EncodedImage, size: PixelSize, style: EffectStyle, limits: DecodeLimits) throws -> PreparedImages {
+    package static func make(from encoded: EncodedImage, size: PixelSize, style: EffectStyle, limits: DecodeLimits) throws -> PreparedImages {
         let sharp = CoverCrop.apply(try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits), to: size)
         return PreparedImages(sharp: sharp, style: style)
     }
 
     /// The final picture at `hundredths` of the effect.
-    public func blended(hundredths: Int) -> RGBImage {
+    package func blended(hundredths: Int) -> RGBImage {
         Blend.mix(sharp: self.sharp, effect: self.effect, hundredths: hundredths)
     }
 
     /// The final picture at `hundredths` of the effect, encoded as `format`.
-    public func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> [UInt8] {
+    package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> [UInt8] {
         switch format {
         case .png: try self.png(hundredths: hundredths, options: settings.png)
         case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
@@ -52,7 +52,7 @@ public struct PreparedImages: Sendable {
     }
 
     /// The final picture at `hundredths` of the effect, as PNG (blended while encoding).
-    public func png(hundredths: Int, options: PNGOptions) throws -> [UInt8] {
+    package func png(hundredths: Int, options: PNGOptions) throws -> [UInt8] {
         switch hundredths {
         case ...0: try PNGEncoder.encode(self.sharp, options: options)
         case 100...: try PNGEncoder.encode(self.effect, options: options)

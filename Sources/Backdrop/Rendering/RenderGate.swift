@@ -14,10 +14,10 @@ enum RenderWork: Hashable, Sendable {
 
 /// Who a render is for, so that the gate serves clients in turn: the peer's address, or the address a trusted proxy
 /// names (``ClientAddress``).
-public struct RenderClient: Hashable, Sendable {
-    public let name: String
+package struct RenderClient: Hashable, Sendable {
+    package let name: String
 
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.name = name
     }
 
@@ -25,11 +25,11 @@ public struct RenderClient: Hashable, Sendable {
 }
 
 /// The render queue refused a job: the expected wait before it would start is over the budget.
-public struct RenderBusy: Error {
+package struct RenderBusy: Error {
     /// Seconds after which a retry can expect to be admitted.
-    public let retryAfter: Int
+    package let retryAfter: Int
 
-    public init(retryAfter: Int = 1) {
+    package init(retryAfter: Int = 1) {
         self.retryAfter = retryAfter
     }
 }
@@ -44,14 +44,14 @@ public struct RenderBusy: Error {
 ///   job counts the same order, which is why the flooding client is refused long before a polite one.
 /// A waiting job whose request is cancelled (its client went, or its deadline passed) leaves the queue at once.
 /// `maxJobs` bounds the queue's length whatever the estimates say.
-public final class RenderGate: Sendable {
+package final class RenderGate: Sendable {
     private let workers: Int
     private let maxWait: Duration
     private let maxJobs: Int
     private let pool: NIOThreadPool
     private let state: Mutex<State>
 
-    public init(maxWait: Duration, maxJobs: Int, workers: Int = NIOCore.System.coreCount, pool: NIOThreadPool = .singleton) {
+    package init(maxWait: Duration, maxJobs: Int, workers: Int = NIOCore.System.coreCount, pool: NIOThreadPool = .singleton) {
         self.workers = max(1, workers)
         self.maxWait = maxWait
         self.maxJobs = max(1, maxJobs)

@@ -1,12 +1,12 @@
 /// What to render of a photo: output size, effect style, how much of the effect to show, and the image format.
-public struct RenderSpec: Sendable, Hashable {
-    public let size: PixelSize
-    public let style: EffectStyle
+package struct RenderSpec: Sendable, Hashable {
+    package let size: PixelSize
+    package let style: EffectStyle
     /// The blur fraction in hundredths, 0...100.
-    public let blurHundredths: Int
-    public let format: OutputFormat
+    package let blurHundredths: Int
+    package let format: OutputFormat
 
-    public init(size: PixelSize, style: EffectStyle, blurHundredths: Int, format: OutputFormat = .png) {
+    package init(size: PixelSize, style: EffectStyle, blurHundredths: Int, format: OutputFormat = .png) {
         self.size = size
         self.style = style
         self.blurHundredths = min(max(blurHundredths, 0), 100)
@@ -14,9 +14,9 @@ public struct RenderSpec: Sendable, Hashable {
     }
 
     /// The same render in another format.
-    public func with(format: OutputFormat) -> RenderSpec {
+    package func with(format: OutputFormat) -> RenderSpec {
         RenderSpec(size: self.size, style: self.style, blurHundredths: self.blurHundredths, format: format)
     }
 
-    public var blur: Double { Double(self.blurHundredths) / 100 }
+    package var blur: Double { Double(self.blurHundredths) / 100 }
 }

@@ -3,7 +3,7 @@
 /// The cover-cropped photo and its effect copy are kept per (photo, variant, size, style) in memory, so the
 /// requests of one cell and window that differ only in `blur` or format cost a blend and an encode. Every job on the
 /// pool goes through the ``RenderGate`` on behalf of the request's client.
-public struct Renderer: Sendable {
+package struct Renderer: Sendable {
     struct PreparedKey: Hashable, Sendable {
         let photoID: String
         let size: PixelSize
@@ -15,14 +15,14 @@ public struct Renderer: Sendable {
     let gate: RenderGate
     let prepared: MemoryLRU<PreparedKey, PreparedImages>
 
-    public init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate) {
+    package init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate) {
         self.encoders = encoders
         self.limits = limits
         self.gate = gate
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
     }
 
-    public func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
+    package func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
         let prepared = try await self.prepared(photo, from: source, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
         return try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
@@ -32,7 +32,7 @@ public struct Renderer: Sendable {
 
     /// The light-effect layer of `photo` at `size` in `style`, in about a kilobyte (``BlurredPreview``), made from the
     /// same prepared images as the renders.
-    public func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
+    package func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
                         for client: RenderClient) async throws -> BlurredPreview {
         let prepared = try await self.prepared(photo, from: source, size: size, style: style, for: client)
         return try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {

@@ -1,12 +1,12 @@
 /// A configuration problem, naming the key (or environment variable) at fault.
-public struct ConfigError: Error, CustomStringConvertible, Equatable {
-    public let key: String
-    public let problem: String
+package struct ConfigError: Error, CustomStringConvertible, Equatable {
+    package let key: String
+    package let problem: String
 
-    public init(key: String, _ problem: String) {
+    package init(key: String, _ problem: String) {
         self.key = key
         self.problem = problem
     }
 
-    public var description: String { self.key.isEmpty ? self.problem : "\(self.key): \(self.problem)" }
+    package var description: String { self.key.isEmpty ? self.problem : "\(self.key): \(self.problem)" }
 }

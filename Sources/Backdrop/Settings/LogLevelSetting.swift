@@ -1,5 +1,5 @@
 import Foundation
 
-public enum LogLevelSetting: String, Sendable, CaseIterable {
+package enum LogLevelSetting: String, Sendable, CaseIterable {
     case trace, debug, info, notice, warning, error, critical
 }

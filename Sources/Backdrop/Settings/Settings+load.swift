@@ -2,12 +2,12 @@ import Foundation
 
 extension Settings {
     /// Command-line values, which win over the environment and the file.
-    public struct Overrides: Sendable {
-        public var host: String?
-        public var port: Int?
-        public var postgresURL: String?
+    package struct Overrides: Sendable {
+        package var host: String?
+        package var port: Int?
+        package var postgresURL: String?
 
-        public init(host: String? = nil, port: Int? = nil, postgresURL: String? = nil) {
+        package init(host: String? = nil, port: Int? = nil, postgresURL: String? = nil) {
             self.host = host
             self.port = port
             self.postgresURL = postgresURL
@@ -16,7 +16,7 @@ extension Settings {
 
     /// Reads `file`, then the environment, then `overrides`. Relative folders in the file are resolved against
     /// the file's folder; folders from the environment against the working directory.
-    public static func load(file: String, environment: [String: String], overrides: Overrides = .init()) throws -> Settings {
+    package static func load(file: String, environment: [String: String], overrides: Overrides = .init()) throws -> Settings {
         let url = URL(fileURLWithPath: file)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ConfigError(key: "", "cannot read config file \(file)")
@@ -29,7 +29,7 @@ extension Settings {
     }
 
     /// Parses config JSON strictly: unknown keys, wrong types and out-of-range values fail, naming the key.
-    public static func parse(_ data: Data, source: String = "config") throws -> Settings {
+    package static func parse(_ data: Data, source: String = "config") throws -> Settings {
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: data)

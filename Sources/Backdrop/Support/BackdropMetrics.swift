@@ -6,8 +6,8 @@ import Synchronization
 
 /// Backdrop's metrics, made through one factory (Prometheus in the service, a fresh registry per test) so that nothing
 /// depends on a process-wide bootstrap. Labels are low-cardinality: routes, statuses, kinds, outcomes; never ids.
-public struct BackdropMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
+package struct BackdropMetrics: Sendable {
+    package let registry: PrometheusCollectorRegistry
     let factory: any MetricsFactory
     /// Request metrics by route and status, made once: the hot path should not look them up in the registry each time.
     private let requestMetrics = Handles()
@@ -18,7 +18,7 @@ public struct BackdropMetrics: Sendable {
         let byKey = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
     }
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in
             (String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "." ? "_" : $0 })), labels)
@@ -126,5 +126,5 @@ public struct BackdropMetrics: Sendable {
     }
 
     /// Prometheus text exposition.
-    public func exposition() -> String { self.registry.emitToString() }
+    package func exposition() -> String { self.registry.emitToString() }
 }

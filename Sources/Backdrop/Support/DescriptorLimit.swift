@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The process's limit on open files.
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     #if canImport(Glibc)
     private static let resource = Int32(RLIMIT_NOFILE.rawValue)
     #else
@@ -22,7 +22,7 @@ public enum DescriptorLimit {
 
     /// Raises the soft limit to the hard one, as nginx and Go servers do: every client connection takes a descriptor,
     /// and a soft limit of 1024 is still a common default.
-    public static func raiseToHardLimit() {
+    package static func raiseToHardLimit() {
         var limit = rlimit()
         guard getrlimit(self.resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max

@@ -4,7 +4,7 @@
 /// Waiting is cancellable: a waiter whose task is cancelled (its request's deadline passed) leaves at once. When the
 /// caller computing a value is cancelled, the computation is not wasted on the others' errors: one of the waiters takes
 /// it over.
-public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
+package actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let value: Value
         let cost: Int
@@ -15,27 +15,27 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private let cost: @Sendable (Value) -> Int
     private var entries = LRUIndex<Key, Entry>()
     private var waiting = [Key: [OneShot<Value>]]()
-    public private(set) var totalCost = 0
+    package private(set) var totalCost = 0
 
     /// At most `budget` in the units `cost` counts, and at most `maxEntries` entries.
-    public init(budget: Int, maxEntries: Int = .max, cost: @escaping @Sendable (Value) -> Int) {
+    package init(budget: Int, maxEntries: Int = .max, cost: @escaping @Sendable (Value) -> Int) {
         self.budget = budget
         self.maxEntries = max(1, maxEntries)
         self.cost = cost
     }
 
-    public var count: Int { self.entries.count }
+    package var count: Int { self.entries.count }
 
     /// Callers waiting for a computation of `key` in progress.
     func waiterCount(for key: Key) -> Int { self.waiting[key]?.count ?? 0 }
 
-    public func cached(_ key: Key) -> Value? {
+    package func cached(_ key: Key) -> Value? {
         self.entries.touch(key)?.value
     }
 
     /// The cached value, or the one `make` produces. While `make` runs for a key, other callers for that key wait
     /// for its result instead of computing it again.
-    public func value(for key: Key, make: @Sendable () async throws -> Value) async throws -> Value {
+    package func value(for key: Key, make: @Sendable () async throws -> Value) async throws -> Value {
         while true {
             if let value = self.cached(key) { return value }
             guard self.waiting[key] != nil else { break }
@@ -68,11 +68,11 @@ public actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     /// The computing caller was cancelled before it had a value.
     private struct Abandoned: Error {}
 
-    public func remove(_ key: Key) {
+    package func remove(_ key: Key) {
         if let old = self.entries.remove(key) { self.totalCost -= old.cost }
     }
 
-    public func insert(_ value: Value, for key: Key) {
+    package func insert(_ value: Value, for key: Key) {
         let cost = self.cost(value)
         guard cost <= self.budget else { return }
         if let old = self.entries.set(Entry(value: value, cost: cost), for: key) { self.totalCost -= old.cost }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Where time comes from; tests pass a fixed clock.
-public protocol WallClock: Sendable {
+package protocol WallClock: Sendable {
     func now() -> Date
 }
 
-public struct SystemClock: WallClock {
-    public init() {}
-    public func now() -> Date { Date() }
+package struct SystemClock: WallClock {
+    package init() {}
+    package func now() -> Date { Date() }
 }

@@ -11,7 +11,4 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int
                    size_t *out_length, char *message, size_t message_size);
 void bd_avif_free(uint8_t *bytes);
 
-/// Decodes AVIF `data` to RGB (8 bits): returns the pixels (free with `bd_avif_free`) and sets the size, or NULL.
-uint8_t *bd_avif_decode_rgb(const uint8_t *data, size_t length, int *width, int *height);
-
 #endif

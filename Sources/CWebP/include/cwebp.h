@@ -11,7 +11,4 @@ int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int
                    uint8_t **out, size_t *out_length, char *message, size_t message_size);
 void bd_webp_free(uint8_t *bytes);
 
-/// Decodes WebP `data` to RGB: returns the pixels (free with `bd_webp_free`) and sets the size, or NULL.
-uint8_t *bd_webp_decode_rgb(const uint8_t *data, size_t length, int *width, int *height);
-
 #endif

@@ -8,9 +8,9 @@ import Synchronization
 /// requests of that connection. Under any other transport there is none, and the bytes go out as they are. A body is
 /// matched by identity (the same storage, the same readable bytes), never by length, so that what is sent is always
 /// what the route answered.
-public final class FileBodies: Sendable {
+package final class FileBodies: Sendable {
     /// The current connection's hand-off, when its transport can send files.
-    @TaskLocal public static var current: FileBodies?
+    @TaskLocal package static var current: FileBodies?
 
     /// Offers not yet matched (a response dropped before its body was written) are forgotten past this many.
     private static let maxPending = 8
@@ -23,7 +23,7 @@ public final class FileBodies: Sendable {
 
     private let pending = Mutex<[Offer]>([])
 
-    public init() {}
+    package init() {}
 
     /// Says that `body`, about to be written as a response body, is also the payload of `file`.
     func offer(_ body: ByteBuffer, file: CachedFile) {

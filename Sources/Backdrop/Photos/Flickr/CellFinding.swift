@@ -2,14 +2,14 @@ import Foundation
 
 /// What searching a cell found in one window: the photo chosen for it, then the one that replaces it if it proves
 /// unusable (none: nothing usable near the cell). Replicas share it, so it is small, and the same in every replica.
-public struct CellFinding: Sendable, Codable, Equatable {
-    public let candidates: [SourcePhoto]
+package struct CellFinding: Sendable, Codable, Equatable {
+    package let candidates: [SourcePhoto]
 
-    public init(candidates: [SourcePhoto]) {
+    package init(candidates: [SourcePhoto]) {
         self.candidates = candidates
     }
 
-    public static let empty = CellFinding(candidates: [])
+    package static let empty = CellFinding(candidates: [])
 
     /// The choice among a search's results: by a stable hash of cell and window, then the next result.
     init(choosingFrom photos: [FlickrPhoto], cell: Geohash, window: TimeWindow) {

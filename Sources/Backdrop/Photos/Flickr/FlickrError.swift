@@ -1,6 +1,6 @@
 /// Why a Flickr call failed. The description never contains the API key or request URL.
-public struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// Code 100: the key is wrong; retried at most once a minute.
         case invalidKey
         /// Worth retrying later: codes 0, 105, 201, HTTP 429 and 5xx, timeouts, connection failures.
@@ -11,10 +11,10 @@ public struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
         case failed
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = String(message.prefix(200))
     }
@@ -32,5 +32,5 @@ public struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
         status == 429 || status >= 500 ? FlickrError(.transient, "Flickr answered HTTP \(status)") : FlickrError(.failed, "Flickr answered HTTP \(status)")
     }
 
-    public var description: String { self.message }
+    package var description: String { self.message }
 }

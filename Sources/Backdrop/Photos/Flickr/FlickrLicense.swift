@@ -1,13 +1,13 @@
 /// Flickr's licence ids (`flickr.photos.licenses.getInfo`) with the name and URL an attribution must give.
-public struct FlickrLicense: Sendable, Hashable {
-    public let id: Int
-    public let name: String
-    public let url: String
+package struct FlickrLicense: Sendable, Hashable {
+    package let id: Int
+    package let name: String
+    package let url: String
 
     /// NoDerivs licences forbid the modified (blurred) copies Backdrop serves.
-    public static let noDerivatives: Set<Int> = [3, 6, 13, 16]
+    package static let noDerivatives: Set<Int> = [3, 6, 13, 16]
 
-    public static func named(_ id: Int) -> FlickrLicense? {
+    package static func named(_ id: Int) -> FlickrLicense? {
         self.all[id]
     }
 

@@ -1,23 +1,23 @@
 import Foundation
 
 /// One usable result of `flickr.photos.search`: who owns it, under which licence, and the sizes it offers.
-public struct FlickrPhoto: Sendable, Hashable {
-    public let id: String
-    public let owner: String
-    public let ownerName: String
-    public let pathAlias: String?
-    public let title: String
-    public let license: FlickrLicense
+package struct FlickrPhoto: Sendable, Hashable {
+    package let id: String
+    package let owner: String
+    package let ownerName: String
+    package let pathAlias: String?
+    package let title: String
+    package let license: FlickrLicense
     /// Smallest first.
-    public let sizes: [PhotoSize]
+    package let sizes: [PhotoSize]
 
     /// The photo page Flickr's terms ask an attribution to link to.
-    public var pageURL: String {
+    package var pageURL: String {
         let who = (self.pathAlias?.isEmpty == false ? self.pathAlias : nil) ?? self.owner
         return "https://www.flickr.com/photos/\(Self.pathComponent(who))/\(Self.pathComponent(self.id))"
     }
 
-    public var sourcePhoto: SourcePhoto {
+    package var sourcePhoto: SourcePhoto {
         SourcePhoto(
             id: "flickr-\(self.id)",
             origin: .flickr,

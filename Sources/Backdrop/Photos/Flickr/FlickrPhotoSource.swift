@@ -10,7 +10,7 @@ import Logging
 /// a shared database, every replica: see ``ClusterCoordinator``). Its photo is picked from the usable results by a
 /// stable hash of cell and window (``CellFinding``). When Flickr fails, a cell's photo from an earlier window (younger
 /// than `maxStale`) is served, marked stale, before stock.
-public struct FlickrPhotoSource: PhotoSource {
+package struct FlickrPhotoSource: PhotoSource {
     /// A cell's search result for one window.
     enum CellResult: Sendable {
         /// What this replica's search or another's found.
@@ -57,7 +57,7 @@ public struct FlickrPhotoSource: PhotoSource {
         self.downloads = MemoryLRU(budget: settings.downloadCacheMB << 20, maxEntries: 4096) { $0.count + 256 }
     }
 
-    public func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+    package func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
         let key = CellWindow(cell: cell.value, window: window.index)
         let skipped = await self.state.unusableCount(key)
@@ -98,7 +98,7 @@ public struct FlickrPhotoSource: PhotoSource {
         return photo
     }
 
-    public func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
+    package func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
         guard case .cell(let cell) = place else { return await self.stock.knownPhoto(for: place, in: window) }
         let key = CellWindow(cell: cell.value, window: window.index)
         guard await self.state.unusableCount(key) == 0 else { return nil }
@@ -109,7 +109,7 @@ public struct FlickrPhotoSource: PhotoSource {
         }
     }
 
-    public func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+    package func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
         guard photo.origin == .flickr else { return try await self.stock.imageData(for: photo, covering: size) }
         guard let variant = photo.size(covering: size) else { throw DownloadError(.failed, "photo \(photo.id) has no sizes") }
         if let bytes = await self.store?.sourceImage(photoID: photo.id, variant: variant.label) {
@@ -137,7 +137,7 @@ public struct FlickrPhotoSource: PhotoSource {
         }
     }
 
-    public func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
+    package func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
         guard photo.origin == .flickr, case .cell(let cell) = place else { return }
         let key = CellWindow(cell: cell.value, window: window.index)
         await self.state.markUnusable(key)
@@ -148,7 +148,7 @@ public struct FlickrPhotoSource: PhotoSource {
         }
     }
 
-    public func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+    package func fallback(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
         await self.state.noteTimeout(for: CellWindow(cell: cell.value, window: window.index))
         // Only a photo whose bytes are at hand: the fallback must not wait on Flickr again.

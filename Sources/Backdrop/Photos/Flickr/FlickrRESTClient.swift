@@ -2,14 +2,14 @@ import AsyncHTTPClient
 import NIOCore
 
 /// `flickr.photos.search` over REST with JSON, through AsyncHTTPClient.
-public struct FlickrRESTClient: FlickrSearching {
+package struct FlickrRESTClient: FlickrSearching {
     let http: HTTPClient
     let endpoint: String
     let apiKey: String
     let timeout: TimeAmount
     let allowedLicenses: Set<Int>
 
-    public init(http: HTTPClient, endpoint: String, apiKey: String, timeout: TimeAmount, allowedLicenses: Set<Int>) {
+    package init(http: HTTPClient, endpoint: String, apiKey: String, timeout: TimeAmount, allowedLicenses: Set<Int>) {
         self.http = http
         self.endpoint = endpoint
         self.apiKey = apiKey
@@ -18,7 +18,7 @@ public struct FlickrRESTClient: FlickrSearching {
     }
 
     /// One search, within `timeout` for the whole exchange (the head and every byte of the body).
-    public func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse {
+    package func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse {
         do {
             return try await withDeadline(.nanoseconds(self.timeout.nanoseconds)) { try await self.call(query) }
         } catch is DeadlinePassed {

@@ -1,21 +1,21 @@
 import Foundation
 
 /// One `flickr.photos.search` near a point.
-public struct FlickrSearchQuery: Sendable, Hashable {
-    public let latitude: Double
-    public let longitude: Double
-    public let radiusKm: Double
+package struct FlickrSearchQuery: Sendable, Hashable {
+    package let latitude: Double
+    package let longitude: Double
+    package let radiusKm: Double
     /// Comma-separated; empty for none.
-    public let tags: String
-    public let licenses: String
+    package let tags: String
+    package let licenses: String
     /// Sent when there are no tags: Flickr returns only the last 12 hours for a geo query without a "limiting agent".
-    public let minUploadDate: Int64?
+    package let minUploadDate: Int64?
 
     /// Size URLs asked for, with their labels; `url_l` (1024 px) is the smallest a usable result must offer.
     static let sizeLabels = ["z", "c", "l", "h", "k"]
     static let perPage = 250
 
-    public init(latitude: Double, longitude: Double, radiusKm: Double, tags: String, licenses: String, minUploadDate: Int64?) {
+    package init(latitude: Double, longitude: Double, radiusKm: Double, tags: String, licenses: String, minUploadDate: Int64?) {
         self.latitude = latitude
         self.longitude = longitude
         self.radiusKm = radiusKm

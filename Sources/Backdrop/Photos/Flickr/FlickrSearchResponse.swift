@@ -3,14 +3,14 @@ import Foundation
 /// Reads a `flickr.photos.search` answer the way real Flickr writes it: numbers sometimes as strings, `url_*`
 /// keys missing for sizes a photo lacks, `ownername`/`pathalias` rather than the extras' names, `pathalias` null,
 /// errors as HTTP 200 with `stat: fail`, and (by mistake) a JSONP `jsonFlickrApi(...)` wrapper.
-public struct FlickrSearchResponse: Sendable, Equatable {
-    public let total: Int
+package struct FlickrSearchResponse: Sendable, Equatable {
+    package let total: Int
     /// Results that can be used: a known licence from `allowedLicenses` (never NoDerivs) and a size of at least 1024 px.
-    public let photos: [FlickrPhoto]
+    package let photos: [FlickrPhoto]
 
-    public static let minimumLongSide = 1024
+    package static let minimumLongSide = 1024
 
-    public static func parse(_ body: [UInt8], allowedLicenses: Set<Int>) throws(FlickrError) -> FlickrSearchResponse {
+    package static func parse(_ body: [UInt8], allowedLicenses: Set<Int>) throws(FlickrError) -> FlickrSearchResponse {
         let json: JSONValue
         do {
             json = try JSONDecoder().decode(JSONValue.self, from: Data(Self.unwrapJSONP(body)))

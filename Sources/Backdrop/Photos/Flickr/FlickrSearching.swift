@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 
 /// Searches Flickr; the seam tests can replace (they mostly use the real client against a stand-in server).
-public protocol FlickrSearching: Sendable {
+package protocol FlickrSearching: Sendable {
     /// Throws `FlickrError`.
     func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse
 }

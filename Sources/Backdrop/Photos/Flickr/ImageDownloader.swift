@@ -4,14 +4,14 @@ import NIOCore
 
 /// Downloads from allowed hosts only, following at most three redirects (each checked again), streaming the
 /// body under a size cap, within one deadline for the whole exchange, and accepting only JPEG.
-public struct ImageDownloader: ImageDownloading {
+package struct ImageDownloader: ImageDownloading {
     let http: HTTPClient
     let policy: ImageHostPolicy
     let maxBytes: Int
     let timeout: TimeAmount
     let maxRedirects = 3
 
-    public init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount) {
+    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount) {
         self.http = http
         self.policy = policy
         self.maxBytes = maxBytes
@@ -19,7 +19,7 @@ public struct ImageDownloader: ImageDownloading {
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
-    public func download(_ address: String) async throws -> [UInt8] {
+    package func download(_ address: String) async throws -> [UInt8] {
         do {
             return try await withDeadline(.nanoseconds(self.timeout.nanoseconds)) { try await self.fetch(address) }
         } catch is DeadlinePassed {

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 
 /// Fetches photo bytes. The seam tests can replace.
-public protocol ImageDownloading: Sendable {
+package protocol ImageDownloading: Sendable {
     /// Throws `DownloadError`.
     func download(_ url: String) async throws -> [UInt8]
 }

@@ -12,11 +12,11 @@ import Darwin
 /// Which URLs photos may be downloaded from: Flickr's image hosts (`*.staticflickr.com`, HTTPS) and hosts the
 /// configuration adds (for tests or mirrors). Flickr hosts must not resolve to loopback, private or link-local
 /// addresses; configured hosts are trusted as the operator named them.
-public struct ImageHostPolicy: Sendable {
+package struct ImageHostPolicy: Sendable {
     let extraHosts: Set<String>
     let resolve: @Sendable (String) async -> [String]
 
-    public init(extraHosts: [String], resolve: (@Sendable (String) async -> [String])? = nil) {
+    package init(extraHosts: [String], resolve: (@Sendable (String) async -> [String])? = nil) {
         self.extraHosts = Set(extraHosts.map { $0.lowercased() })
         self.resolve = resolve ?? { host in await Self.systemResolve(host) }
     }
@@ -42,7 +42,7 @@ public struct ImageHostPolicy: Sendable {
     }
 
     /// False for loopback, private, link-local, shared, multicast, reserved and unspecified addresses.
-    public static func isPublic(_ address: String) -> Bool {
+    package static func isPublic(_ address: String) -> Bool {
         var v4 = in_addr()
         if inet_pton(AF_INET, address, &v4) == 1 {
             return self.isPublicIPv4(UInt32(bigEndian: v4.s_addr))
