@@ -10,3 +10,9 @@ package protocol PhotoStore: Sendable {
     func sourceImage(photoID: String, variant: String?) async -> [UInt8]?
     func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async
 }
+
+package struct StoredPhoto: Sendable {
+    package let photo: SourcePhoto
+    package let window: Int64
+    package let created: Date
+}

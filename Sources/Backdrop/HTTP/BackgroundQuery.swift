@@ -1,4 +1,3 @@
-
 /// A validated `/background` query.
 package struct BackgroundQuery: Sendable, Equatable {
     package struct Coordinate: Sendable, Equatable {
@@ -131,4 +130,10 @@ package struct BackgroundQuery: Sendable, Equatable {
         }
         return value
     }
+}
+
+/// The API's fixed bounds on output size.
+package enum BackgroundLimits {
+    package static let sideRange = 1...2048
+    package static let maxPixels = 4_000_000
 }

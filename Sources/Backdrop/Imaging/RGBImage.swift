@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit RGB image, rows top to bottom, pixels interleaved R, G, B with no row padding.
 package struct RGBImage: Sendable, Equatable {
     package let width: Int
@@ -26,5 +28,18 @@ package struct RGBImage: Sendable, Equatable {
     package func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let i = (y * self.width + x) * 3
         return (self.pixels[i], self.pixels[i + 1], self.pixels[i + 2])
+    }
+}
+
+extension RGBImage {
+    /// Peak signal-to-noise ratio in dB against `other` (same size): infinity when they are equal.
+    package func psnr(against other: RGBImage) -> Double {
+        precondition(self.width == other.width && self.height == other.height, "PSNR needs images of one size")
+        var sum = 0.0
+        for index in self.pixels.indices {
+            let difference = Double(self.pixels[index]) - Double(other.pixels[index])
+            sum += difference * difference
+        }
+        return sum == 0 ? .infinity : 10 * log10(255 * 255 * Double(self.pixels.count) / sum)
     }
 }

@@ -28,3 +28,8 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         self.sizes.first { $0.width >= target.width && $0.height >= target.height } ?? self.sizes.last
     }
 }
+
+package enum PhotoOrigin: String, Sendable, Hashable, Codable {
+    case stock
+    case flickr
+}

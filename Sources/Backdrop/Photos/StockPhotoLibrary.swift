@@ -75,3 +75,9 @@ package struct StockPhotoLibrary: Sendable {
         return Int(digits)
     }
 }
+
+/// Why the stock photo folder cannot be used.
+package struct StockPhotoError: Error, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
+}

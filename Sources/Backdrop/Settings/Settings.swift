@@ -153,3 +153,7 @@ package struct Settings: Sendable, Equatable {
                    blurHundredths: Int((self.render.blur * 100).rounded()))
     }
 }
+
+package enum LogLevelSetting: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+}

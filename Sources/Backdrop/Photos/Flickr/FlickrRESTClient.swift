@@ -54,3 +54,9 @@ package struct FlickrRESTClient: FlickrSearching {
         return self.apiKey.isEmpty ? text : text.replacingOccurrences(of: self.apiKey, with: "<key>")
     }
 }
+
+/// Searches Flickr; the seam tests can replace (they mostly use the real client against a stand-in server).
+package protocol FlickrSearching: Sendable {
+    /// Throws `FlickrError`.
+    func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse
+}

@@ -78,3 +78,9 @@ package struct ImageDownloader: ImageDownloading {
         throw DownloadError(.refused, "more than \(self.maxRedirects) redirects")
     }
 }
+
+/// Fetches photo bytes. The seam tests can replace.
+package protocol ImageDownloading: Sendable {
+    /// Throws `DownloadError`.
+    func download(_ url: String) async throws -> [UInt8]
+}

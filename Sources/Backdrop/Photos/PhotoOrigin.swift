@@ -1,4 +1,0 @@
-package enum PhotoOrigin: String, Sendable, Hashable, Codable {
-    case stock
-    case flickr
-}
