@@ -19,7 +19,7 @@ BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-l
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
-.PHONY: run build static test test-container test-cluster bench deps test-deps bench-deps clean
+.PHONY: format run build static test test-container test-cluster bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -35,11 +35,16 @@ build: deps
 run: build
 	.build/release/backdrop serve --config $(CONFIG)
 
+# The Swift sources as .swift-format (Hummingbird's settings) lays them out; make test checks it.
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks
+
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
 # service; the placeholders read by the reference decoders; the container's runtime stage (test-container); replicas
 # sharing through PostgreSQL behind nginx (test-cluster); hostile and unlucky clients (early closes, many renders, one
 # client flooding) against the static release binary.
 test: test-deps
+	$(SWIFT) format lint --strict --recursive Sources Benchmarks
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"

@@ -77,7 +77,9 @@ let alternatives: [PNGOptions] = [
     let name = URL(fileURLWithPath: path).lastPathComponent
     for format in OutputFormat.allCases {
         for hundredths in [0, 50, 100] {
-            let output = URL(fileURLWithPath: arguments.out).appendingPathComponent("\(name.dropLast(4))__backdrop__a\(Double(hundredths) / 100).\(format.rawValue)")
+            let output = URL(fileURLWithPath: arguments.out).appendingPathComponent(
+                "\(name.dropLast(4))__backdrop__a\(Double(hundredths) / 100).\(format.rawValue)"
+            )
             var times = [Double]()
             var cpuTimes = [Double]()
             var bytes = [UInt8]()
@@ -95,9 +97,11 @@ let alternatives: [PNGOptions] = [
                     cpuTimes.append(cpuSamples.last ?? ms)
                 }
             }
-            let record: [String: Any] = ["tool": "backdrop", "image": name, "format": format.rawValue, "alpha": Double(hundredths) / 100,
-                                         "median_ms": rounded(median(times)), "cpu_median_ms": rounded(median(cpuTimes)),
-                                         "bytes": bytes.count, "out": output.path]
+            let record: [String: Any] = [
+                "tool": "backdrop", "image": name, "format": format.rawValue, "alpha": Double(hundredths) / 100,
+                "median_ms": rounded(median(times)), "cpu_median_ms": rounded(median(cpuTimes)),
+                "bytes": bytes.count, "out": output.path,
+            ]
             let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))
         }
@@ -119,11 +123,17 @@ let alternatives: [PNGOptions] = [
                 if run > 0 { times.append(ms) }
             }
             // Its fidelity: the preview as a client shows it (decoded, stretched bilinearly) against the layer.
-            var db = 0.0, placeholderTimes = [Double]()
+            var db = 0.0
+            var placeholderTimes = [Double]()
             if let preview {
-                var width: Int32 = 0, height: Int32 = 0
+                var width: Int32 = 0
+                var height: Int32 = 0
                 if let pixels = preview.webp.withUnsafeBufferPointer({ bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) }) {
-                    let small = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
+                    let small = RGBImage(
+                        width: Int(width),
+                        height: Int(height),
+                        pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3)))
+                    )
                     bd_decoded_webp_free(pixels)
                     db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
                     // ThumbHash, BlurHash and colour, made from these pixels inside `make` (so included in its time).
@@ -133,10 +143,12 @@ let alternatives: [PNGOptions] = [
                     }
                 }
             }
-            let record: [String: Any] = ["tool": "backdrop", "image": name, "preview": style.rawValue, "display": "\(display)",
-                                         "median_ms": rounded(median(times)), "bytes": preview?.webp.count ?? 0,
-                                         "placeholders_ms": rounded(median(placeholderTimes)),
-                                         "preview_size": preview.map { "\($0.size)" } ?? "", "psnr_db": rounded(db)]
+            let record: [String: Any] = [
+                "tool": "backdrop", "image": name, "preview": style.rawValue, "display": "\(display)",
+                "median_ms": rounded(median(times)), "bytes": preview?.webp.count ?? 0,
+                "placeholders_ms": rounded(median(placeholderTimes)),
+                "preview_size": preview.map { "\($0.size)" } ?? "", "psnr_db": rounded(db),
+            ]
             let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))
         }
@@ -157,7 +169,10 @@ for path in arguments.photos {
     var stages = [String: [Double]]()
     var bytes = 0
     for run in 0...arguments.runs {
-        var decoded: RGBImage?, sharp: RGBImage?, effect: RGBImage?, blended: RGBImage?
+        var decoded: RGBImage?
+        var sharp: RGBImage?
+        var effect: RGBImage?
+        var blended: RGBImage?
         var timings = [String: Double]()
         cpuSamples = []
         timings["decode"] = try milliseconds {
@@ -197,7 +212,10 @@ for path in arguments.photos {
         for _ in 0..<max(3, arguments.runs / 2) {
             times.append(try milliseconds { length = try PNGEncoder.encode(blended, options: option).count })
         }
-        return ["encoder": option.encoder.rawValue, "level": option.level, "filter": option.filter.rawValue, "ms": rounded(median(times)), "bytes": length]
+        return [
+            "encoder": option.encoder.rawValue, "level": option.level, "filter": option.filter.rawValue, "ms": rounded(median(times)),
+            "bytes": length,
+        ]
     }
     let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
     print(String(decoding: json, as: UTF8.self))

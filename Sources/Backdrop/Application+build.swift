@@ -23,26 +23,51 @@ package func buildApplication(
     let sweeper = CacheSweeper.make(settings: settings, openFiles: descriptors.openFiles, clock: clock, logger: logger, metrics: metrics)
     let postgres = try PostgresCoordinator.make(settings: settings, clock: clock, logger: logger, metrics: metrics)
     let coordinator: any ClusterCoordinator = postgres ?? LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
-    let photos = PhotoSupply.make(settings: settings, stock: stock, store: sweeper?.cache, coordinator: coordinator, clock: clock,
-                                  logger: logger, metrics: metrics)
+    let photos = PhotoSupply.make(
+        settings: settings,
+        stock: stock,
+        store: sweeper?.cache,
+        coordinator: coordinator,
+        clock: clock,
+        logger: logger,
+        metrics: metrics
+    )
     let gate = RenderGate(maxWait: .milliseconds(settings.render.maxQueueWaitMs), maxJobs: settings.render.effectiveMaxPending)
-    let renderer = Renderer(encoders: settings.render.encoders, limits: settings.images.limits,
-                            memoryBudget: settings.render.preparedImagesMemoryMB << 20, gate: gate)
+    let renderer = Renderer(
+        encoders: settings.render.encoders,
+        limits: settings.images.limits,
+        memoryBudget: settings.render.preparedImagesMemoryMB << 20,
+        gate: gate
+    )
     let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: sweeper?.cache, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
         settings: settings,
-        background: BackgroundController(settings: settings, photos: photos.source, renderer: renderer, renders: renders, clock: clock,
-                                         metrics: metrics),
-        health: HealthController(stock: stock, cluster: coordinator), openAPI: openAPI, metrics: metrics, middleware: middleware)
+        background: BackgroundController(
+            settings: settings,
+            photos: photos.source,
+            renderer: renderer,
+            renders: renders,
+            clock: clock,
+            metrics: metrics
+        ),
+        health: HealthController(stock: stock, cluster: coordinator),
+        openAPI: openAPI,
+        metrics: metrics,
+        middleware: middleware
+    )
     var app = Application(
         router: router,
         server: .backdrop(settings: settings.server, metrics: metrics),
-        configuration: .init(address: .hostname(settings.server.host, port: settings.server.port), serverName: "Backdrop",
-                             backlog: settings.server.backlog,
-                             availableConnectionsDelegate: MaximumAvailableConnections(descriptors.maxConnections, logger: logger)),
+        configuration: .init(
+            address: .hostname(settings.server.host, port: settings.server.port),
+            serverName: "Backdrop",
+            backlog: settings.server.backlog,
+            availableConnectionsDelegate: MaximumAvailableConnections(descriptors.maxConnections, logger: logger)
+        ),
         services: [sweeper as (any Service)?, postgres as (any Service)?].compactMap { $0 } + photos.services,
-        logger: logger)
+        logger: logger
+    )
     app.beforeServerStarts {
         let library = try await stock.load()
         try await postgres?.database.start()
@@ -54,9 +79,14 @@ package func buildApplication(
 }
 
 /// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
-func buildRouter(settings: Settings, background: BackgroundController, health: HealthController, openAPI: OpenAPIController,
-                 metrics: BackdropMetrics,
-                 middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []) -> Router<BackdropRequestContext> {
+func buildRouter(
+    settings: Settings,
+    background: BackgroundController,
+    health: HealthController,
+    openAPI: OpenAPIController,
+    metrics: BackdropMetrics,
+    middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
+) -> Router<BackdropRequestContext> {
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {

@@ -26,8 +26,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let settings: Settings
         do {
-            settings = try Settings.load(file: self.config, environment: ProcessInfo.processInfo.environment,
-                                         overrides: .init(host: self.host, port: self.port, postgresURL: self.postgresURL))
+            settings = try Settings.load(
+                file: self.config,
+                environment: ProcessInfo.processInfo.environment,
+                overrides: .init(host: self.host, port: self.port, postgresURL: self.postgresURL)
+            )
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
             throw ExitCode(2)
@@ -44,16 +47,24 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
             throw ExitCode(2)
         } catch let error as IOError where [EADDRINUSE, EADDRNOTAVAIL, EACCES].contains(error.errnoCode) {
-            let reason = switch error.errnoCode {
-            case EADDRINUSE: "the port is in use"
-            case EACCES: "permission denied (ports below 1024 need privileges)"
-            default: "the address is not one of this machine's"
-            }
+            let reason =
+                switch error.errnoCode {
+                case EADDRINUSE: "the port is in use"
+                case EACCES: "permission denied (ports below 1024 need privileges)"
+                default: "the address is not one of this machine's"
+                }
             let key = error.errnoCode == EADDRNOTAVAIL ? "server.host (BACKDROP_HOST, --host)" : "server.port (BACKDROP_PORT, --port)"
-            FileHandle.standardError.write(Data("backdrop: configuration error: \(key): cannot listen on \(settings.server.host):\(settings.server.port): \(reason)\n".utf8))
+            FileHandle.standardError.write(
+                Data("backdrop: configuration error: \(key): cannot listen on \(settings.server.host):\(settings.server.port): \(reason)\n".utf8)
+            )
             throw ExitCode(2)
         } catch let error as SocketAddressError.UnknownHost {
-            FileHandle.standardError.write(Data("backdrop: configuration error: server.host (BACKDROP_HOST, --host): \"\(settings.server.host.prefix(100))\" is not an address or a name that resolves (\(error))\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "backdrop: configuration error: server.host (BACKDROP_HOST, --host): \"\(settings.server.host.prefix(100))\" is not an address or a name that resolves (\(error))\n"
+                        .utf8
+                )
+            )
             throw ExitCode(2)
         }
     }

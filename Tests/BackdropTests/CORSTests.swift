@@ -10,8 +10,11 @@ import Testing
 /// CORS on every route, method and status the router answers, preflights, and the origin list.
 @Suite("CORS")
 struct CORSTests {
-    static func withApp(_ origins: CORSOrigins = .any, configure: (inout Settings) -> Void = { _ in },
-                        _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func withApp(
+        _ origins: CORSOrigins = .any,
+        configure: (inout Settings) -> Void = { _ in },
+        _ test: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         var settings = HTTPTests.settings()
         settings.server.corsOrigins = origins
         configure(&settings)
@@ -19,8 +22,12 @@ struct CORSTests {
         try await app.test(.router, test)
     }
 
-    static func get(_ client: some TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get,
-                    _ headers: HTTPFields = [:]) async throws -> HTTPTests.Answer {
+    static func get(
+        _ client: some TestClientProtocol,
+        _ uri: String,
+        method: HTTPRequest.Method = .get,
+        _ headers: HTTPFields = [:]
+    ) async throws -> HTTPTests.Answer {
         try await client.execute(uri: uri, method: method, headers: headers) { response in
             HTTPTests.Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
         }
@@ -66,15 +73,23 @@ struct CORSTests {
             }
             let shed = answers.filter { $0.status == .serviceUnavailable }
             #expect(!shed.isEmpty)
-            #expect(shed.allSatisfy { $0.headers[.accessControlAllowOrigin] == "*" && ($0.headers[.accessControlExposeHeaders] ?? "").contains("Retry-After") })
+            #expect(
+                shed.allSatisfy {
+                    $0.headers[.accessControlAllowOrigin] == "*" && ($0.headers[.accessControlExposeHeaders] ?? "").contains("Retry-After")
+                }
+            )
         }
     }
 
     @Test func aPreflightIsAnswered() async throws {
         try await Self.withApp { client in
             for uri in ["/background.json?lat=1&lon=2", "/background?cell=u09tv", "/health", "/"] {
-                let answer = try await Self.get(client, uri, method: .options,
-                                                Self.origin.merging([.accessControlRequestMethod: "GET", .accessControlRequestHeaders: "if-none-match"]))
+                let answer = try await Self.get(
+                    client,
+                    uri,
+                    method: .options,
+                    Self.origin.merging([.accessControlRequestMethod: "GET", .accessControlRequestHeaders: "if-none-match"])
+                )
                 #expect(answer.status == .noContent, "\(uri)")
                 #expect(answer.headers[.accessControlAllowOrigin] == "*")
                 #expect(answer.headers[.accessControlAllowMethods] == "GET, HEAD")
@@ -94,7 +109,12 @@ struct CORSTests {
             let other = try await Self.get(client, "/health", [.origin: "https://evil.example"])
             #expect(other.status == .ok && other.headers[.accessControlAllowOrigin] == nil)
             #expect(other.headers[.vary] == "Origin", "a cache must not hand one origin's answer to another")
-            let preflight = try await Self.get(client, "/health", method: .options, [.origin: "https://evil.example", .accessControlRequestMethod: "GET"])
+            let preflight = try await Self.get(
+                client,
+                "/health",
+                method: .options,
+                [.origin: "https://evil.example", .accessControlRequestMethod: "GET"]
+            )
             #expect(preflight.headers[.accessControlAllowOrigin] == nil && preflight.headers[.accessControlAllowMethods] == nil)
             let local = try await Self.get(client, "/health", [.origin: "http://localhost:3000"])
             #expect(local.headers[.accessControlAllowOrigin] == "http://localhost:3000")
@@ -110,11 +130,14 @@ struct CORSTests {
         }
     }
 
-    @Test("server.corsOrigins", arguments: [
-        (#"["*"]"#, true), (#"[]"#, true), (#"["https://example.com"]"#, true), (#"["http://localhost:3000", "https://a.example"]"#, true),
-        (#"["example.com"]"#, false), (#"["https://example.com/path"]"#, false), (#"["*", "https://a.example"]"#, false),
-        (#"["ftp://example.com"]"#, false), (#"["https://example.com:99999"]"#, false),
-    ])
+    @Test(
+        "server.corsOrigins",
+        arguments: [
+            (#"["*"]"#, true), (#"[]"#, true), (#"["https://example.com"]"#, true), (#"["http://localhost:3000", "https://a.example"]"#, true),
+            (#"["example.com"]"#, false), (#"["https://example.com/path"]"#, false), (#"["*", "https://a.example"]"#, false),
+            (#"["ftp://example.com"]"#, false), (#"["https://example.com:99999"]"#, false),
+        ]
+    )
     func corsOriginsSetting(_ list: String, valid: Bool) throws {
         let json = #"{"server": {"corsOrigins": \#(list)}}"#
         if valid {

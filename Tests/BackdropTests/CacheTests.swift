@@ -1,25 +1,43 @@
 import Foundation
-import Synchronization
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
+
+@testable import Backdrop
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@testable import Backdrop
-
 @Suite("Disk cache, serve-stale, HTTP caching and metrics")
 struct CacheTests {
-    static func entry(_ key: String, kind: CacheEntry.Kind = .render, bytes: Int = 1000, created: Date = HTTPTests.epoch, window: Int64 = 7) -> CacheEntry {
-        CacheEntry(kind: kind, created: created, window: window, key: key, meta: Array("{\"a\":1}".utf8),
-                   payload: (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.count) })
+    static func entry(
+        _ key: String,
+        kind: CacheEntry.Kind = .render,
+        bytes: Int = 1000,
+        created: Date = HTTPTests.epoch,
+        window: Int64 = 7
+    ) -> CacheEntry {
+        CacheEntry(
+            kind: kind,
+            created: created,
+            window: window,
+            key: key,
+            meta: Array("{\"a\":1}".utf8),
+            payload: (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.count) }
+        )
     }
 
-    static func cache(_ folder: URL, budget: Int = 1 << 30, maxFiles: Int = .max, clock: any WallClock = FixedClock(date: HTTPTests.epoch),
-                      metrics: BackdropMetrics = BackdropMetrics(), logger: Logger = Logger(label: "test")) -> DiskCache {
+    static func cache(
+        _ folder: URL,
+        budget: Int = 1 << 30,
+        maxFiles: Int = .max,
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        metrics: BackdropMetrics = BackdropMetrics(),
+        logger: Logger = Logger(label: "test")
+    ) -> DiskCache {
         DiskCache(folder: folder, budgetBytes: budget, maxFiles: maxFiles, clock: clock, logger: logger, metrics: metrics)
     }
 
@@ -215,8 +233,13 @@ struct CacheTests {
         return settings
     }
 
-    static func withApp(_ settings: Settings, clock: any WallClock = FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics = .init(),
-                        logger: Logger? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func withApp(
+        _ settings: Settings,
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        metrics: BackdropMetrics = .init(),
+        logger: Logger? = nil,
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         let app = try await buildApplication(settings, clock: clock, logger: logger, metrics: metrics)
         try await app.test(.router, body)
     }
@@ -350,16 +373,20 @@ struct CacheTests {
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
             #expect(HTTPDate.parse(lastModified) != nil)
             for method in [HTTPRequest.Method.get, .head] {
-                for header: HTTPFields in [[.ifNoneMatch: etag], [.ifNoneMatch: "W/\(etag)"], [.ifNoneMatch: "\"other\", \(etag)"],
-                                           [.ifModifiedSince: lastModified]] {
+                for header: HTTPFields in [
+                    [.ifNoneMatch: etag], [.ifNoneMatch: "W/\(etag)"], [.ifNoneMatch: "\"other\", \(etag)"],
+                    [.ifModifiedSince: lastModified],
+                ] {
                     try await client.execute(uri: uri, method: method, headers: header) { response in
                         #expect(response.status == .notModified, "\(method) \(header)")
                         #expect(response.body.readableBytes == 0)
                         #expect(response.headers[.eTag] == etag && response.headers[.cacheControl] != nil)
                     }
                 }
-                for header: HTTPFields in [[.ifNoneMatch: "\"stale-tag\""], [.ifModifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"],
-                                           [.ifNoneMatch: "\"stale-tag\"", .ifModifiedSince: lastModified]] {
+                for header: HTTPFields in [
+                    [.ifNoneMatch: "\"stale-tag\""], [.ifModifiedSince: "Sat, 01 Jan 2000 00:00:00 GMT"],
+                    [.ifNoneMatch: "\"stale-tag\"", .ifModifiedSince: lastModified],
+                ] {
                     try await client.execute(uri: uri, method: method, headers: header) { response in
                         #expect(response.status == .ok, "\(method) \(header)")
                     }

@@ -79,16 +79,36 @@ struct ClusterTests {
     static let window = TimeWindow(index: 1_900_000, seconds: 900)
 
     static func photo(_ id: String) -> FlickrPhoto {
-        FlickrPhoto(id: id, owner: "1@N00", ownerName: "Someone", pathAlias: nil, title: "Photo \(id)",
-                    license: FlickrLicense.named(4)!, sizes: [PhotoSize(label: "l", url: "https://live.staticflickr.com/\(id)_l.jpg",
-                                                                        width: 1024, height: 768)])
+        FlickrPhoto(
+            id: id,
+            owner: "1@N00",
+            ownerName: "Someone",
+            pathAlias: nil,
+            title: "Photo \(id)",
+            license: FlickrLicense.named(4)!,
+            sizes: [
+                PhotoSize(
+                    label: "l",
+                    url: "https://live.staticflickr.com/\(id)_l.jpg",
+                    width: 1024,
+                    height: 768
+                )
+            ]
+        )
     }
 
     static func source(_ coordinator: ScriptedCoordinator, _ searcher: CountingSearcher) async throws -> FlickrPhotoSource {
         let stock = StockPhotoSource(folder: Fixtures.stockFolder)
         _ = try await stock.load()
-        return FlickrPhotoSource(settings: Settings.Flickr(), searcher: searcher, downloader: NoDownloads(), stock: stock,
-                                 coordinator: coordinator, clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"))
+        return FlickrPhotoSource(
+            settings: Settings.Flickr(),
+            searcher: searcher,
+            downloader: NoDownloads(),
+            stock: stock,
+            coordinator: coordinator,
+            clock: FixedClock(date: Self.window.start),
+            logger: Logger(label: "test")
+        )
     }
 
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
@@ -160,8 +180,13 @@ struct ClusterTests {
         settings.flickr.apiKey = "k"
         settings.flickr.callsPerHour = 40
         settings.cluster.expectedReplicas = 4
-        let coordinator = try PostgresCoordinator(url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"), settings: settings,
-                                              clock: FixedClock(date: Self.window.start), logger: Logger(label: "test"), metrics: BackdropMetrics())
+        let coordinator = try PostgresCoordinator(
+            url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"),
+            settings: settings,
+            clock: FixedClock(date: Self.window.start),
+            logger: Logger(label: "test"),
+            metrics: BackdropMetrics()
+        )
         #expect(await coordinator.status == .degraded)
         var granted = 0
         for _ in 0..<20 {
@@ -192,8 +217,15 @@ struct ClusterTests {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
         let stock = StockPhotoSource(folder: Fixtures.stockFolder)
         _ = try await stock.load()
-        let source = FlickrPhotoSource(settings: Settings.Flickr(), searcher: searcher, downloader: NoDownloads(), stock: stock,
-                                       coordinator: coordinator, clock: SystemClock(), logger: Logger(label: "test"))
+        let source = FlickrPhotoSource(
+            settings: Settings.Flickr(),
+            searcher: searcher,
+            downloader: NoDownloads(),
+            stock: stock,
+            coordinator: coordinator,
+            clock: SystemClock(),
+            logger: Logger(label: "test")
+        )
         let started = ContinuousClock.now
         let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900))
         #expect(photo.origin == .flickr && searcher.count.withLock { $0 } == 1)

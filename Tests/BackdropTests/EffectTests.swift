@@ -20,7 +20,7 @@ struct EffectTests {
         #expect(EffectStyle.boxWidth(radius: 30) == 57)
         #expect(EffectStyle.boxWidth(radius: 40) == 75)  // 75.7 -> 75, odd
         #expect(EffectStyle.boxWidth(radius: 10) == 19)  // 19.3 -> 19
-        #expect(EffectStyle.boxWidth(radius: 2) == 5)    // 4.26 -> 4, even -> 5
+        #expect(EffectStyle.boxWidth(radius: 2) == 5)  // 4.26 -> 4, even -> 5
         #expect(EffectStyle.light.radius(outputHeight: 1136) == 60)
         #expect(EffectStyle.dark.radius(outputHeight: 568) == 20)
     }
@@ -37,7 +37,9 @@ struct EffectTests {
 
     @Test("within 40 dB for every style and other sizes", arguments: EffectStyle.allCases)
     func fidelityStyles(_ style: EffectStyle) throws {
-        for (number, size) in [(1, PixelSize(width: 320, height: 568)), (6, PixelSize(width: 300, height: 200)), (2, PixelSize(width: 64, height: 90))] {
+        for (number, size) in [
+            (1, PixelSize(width: 320, height: 568)), (6, PixelSize(width: 300, height: 200)), (2, PixelSize(width: 64, height: 90)),
+        ] {
             let sharp = CoverCrop.apply(try Fixtures.stockPhoto(number), to: size)
             let ours = Blend.mix(sharp: sharp, effect: LightEffect.apply(to: sharp, style: style), hundredths: 100)
             let value = psnr(ours, ReferenceEffect.render(sharp, style: style, blur: 1))
@@ -46,7 +48,8 @@ struct EffectTests {
     }
 
     @Test func blendEndsAreExactAndTheMiddleIsTheMean() {
-        let a = solid(4, 3, (0, 100, 255)), b = solid(4, 3, (200, 100, 55))
+        let a = solid(4, 3, (0, 100, 255))
+        let b = solid(4, 3, (200, 100, 55))
         #expect(Blend.mix(sharp: a, effect: b, hundredths: 0) == a)
         #expect(Blend.mix(sharp: a, effect: b, hundredths: 100) == b)
         #expect(Blend.mix(sharp: a, effect: b, hundredths: 50).pixel(x: 2, y: 1) == (100, 100, 155))
@@ -63,8 +66,10 @@ struct EffectTests {
 
     @Test func coverCropProducesExactlyTheAskedSize() throws {
         let photo = try Fixtures.stockPhoto(8, retina: false)
-        for size in [PixelSize(width: 1, height: 1), PixelSize(width: 2048, height: 2048), PixelSize(width: 2048, height: 1),
-                     PixelSize(width: 1, height: 2048), PixelSize(width: 640, height: 1136), PixelSize(width: 333, height: 77)] {
+        for size in [
+            PixelSize(width: 1, height: 1), PixelSize(width: 2048, height: 2048), PixelSize(width: 2048, height: 1),
+            PixelSize(width: 1, height: 2048), PixelSize(width: 640, height: 1136), PixelSize(width: 333, height: 77),
+        ] {
             let out = CoverCrop.apply(photo, to: size)
             #expect(out.width == size.width && out.height == size.height)
             #expect(out.pixels.count == size.pixelCount * 3)
@@ -88,7 +93,12 @@ struct EffectTests {
     @Test func shrinkingAveragesInsteadOfAliasing() {
         // A one-pixel checkerboard shrunk 4x must come out mid-grey, not black or white.
         var pixels = [UInt8]()
-        for y in 0..<400 { for x in 0..<400 { let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0; pixels += [v, v, v] } }
+        for y in 0..<400 {
+            for x in 0..<400 {
+                let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0
+                pixels += [v, v, v]
+            }
+        }
         let out = CoverCrop.apply(RGBImage(width: 400, height: 400, pixels: pixels), to: PixelSize(width: 100, height: 100))
         #expect(out.pixels.allSatisfy { (120...135).contains($0) })
     }

@@ -2,11 +2,11 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import Backdrop
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@testable import Backdrop
 
 /// The route's hand-off of open cache files to the transport: matched by identity, bounded, within the open-file budget.
 @Suite("Bodies sent from cache files")

@@ -57,8 +57,12 @@ struct FlickrTests {
 
     /// Expects a 200 PNG of the asked size from `source`, and returns the answer.
     @discardableResult
-    static func expectBackground(_ client: some TestClientProtocol, _ query: String, source: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> HTTPTests.Answer {
+    static func expectBackground(
+        _ client: some TestClientProtocol,
+        _ query: String,
+        source: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> HTTPTests.Answer {
         let answer = try await HTTPTests.get(client, "/background?\(query)")
         #expect(answer.status == .ok, sourceLocation: sourceLocation)
         #expect(answer.headers[BackdropHeaders.source] == source, sourceLocation: sourceLocation)
@@ -114,14 +118,18 @@ struct FlickrTests {
         // Each size label serves an image of its declared size in a colour of its own: the sharp render shows which one
         // arrived and was used.
         try await Self.withBackdrop({ Self.results($0, "sized.jpg") }) { flickr, client, _ in
-            for (query, label) in [("\(Self.small)", "z"), ("width=320&height=568", "z"), ("width=640&height=1136", "h"), ("width=500&height=700", "c")] {
+            for (query, label) in [
+                ("\(Self.small)", "z"), ("width=320&height=568", "z"), ("width=640&height=1136", "h"), ("width=500&height=700", "c"),
+            ] {
                 let answer = try await Self.expectBackground(client, "\(Self.paris)&\(query)&blur=0&style=none", source: "flickr")
                 let image = try PNGDecoder.decode(answer.body)
                 let centre = (image.height / 2 * image.width + image.width / 2) * 3
                 let expected = try #require(StandInFlickr.sizedLabels[label]).colour
                 let got = (image.pixels[centre], image.pixels[centre + 1], image.pixels[centre + 2])
-                #expect(abs(Int(got.0) - Int(expected.0)) < 8 && abs(Int(got.1) - Int(expected.1)) < 8 && abs(Int(got.2) - Int(expected.2)) < 8,
-                        "\(query): the url_\(label) image, got \(got)")
+                #expect(
+                    abs(Int(got.0) - Int(expected.0)) < 8 && abs(Int(got.1) - Int(expected.1)) < 8 && abs(Int(got.2) - Int(expected.2)) < 8,
+                    "\(query): the url_\(label) image, got \(got)"
+                )
             }
         }
         try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
@@ -138,7 +146,9 @@ struct FlickrTests {
         try await Self.withBackdrop({ Self.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr, client, _ in
             var ids = Set<String>()
             for blur in ["0", "0.5", "1"] {
-                ids.insert(try #require(try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=\(blur)", source: "flickr").photoID))
+                ids.insert(
+                    try #require(try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=\(blur)", source: "flickr").photoID)
+                )
             }
             #expect(ids.count == 1)
             #expect(flickr.searches.count == 1)
@@ -176,17 +186,42 @@ struct FlickrTests {
             #expect(answer.headers[BackdropHeaders.author] == "12345678@N00")  // no owner name: the owner id
             #expect(answer.headers[BackdropHeaders.photoURL] == "https://www.flickr.com/photos/12345678@N00/1")
         }
-        let parsed = try FlickrSearchResponse.parse(Array(StandInFlickr.searchJSON([
-            { var r = StandInFlickr.Result(id: "9", pathAlias: "ana_ph"); r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]; return r }(),
-            { var r = StandInFlickr.Result(id: "10", license: 6); r.sizes = [("l", "https://live.staticflickr.com/1/10_l.jpg", 1024, 768)]; return r }(),
-        ]).utf8), allowedLicenses: [4, 6])
+        let parsed = try FlickrSearchResponse.parse(
+            Array(
+                StandInFlickr.searchJSON([
+                    {
+                        var r = StandInFlickr.Result(id: "9", pathAlias: "ana_ph")
+                        r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]
+                        return r
+                    }(),
+                    {
+                        var r = StandInFlickr.Result(id: "10", license: 6)
+                        r.sizes = [("l", "https://live.staticflickr.com/1/10_l.jpg", 1024, 768)]
+                        return r
+                    }(),
+                ]).utf8
+            ),
+            allowedLicenses: [4, 6]
+        )
         #expect(parsed.photos.map(\.id) == ["9"])  // NoDerivs (6) is never used, even when configured
         #expect(parsed.photos.first?.pageURL == "https://www.flickr.com/photos/ana_ph/9")
         #expect(parsed.total == 2)
         // Flickr sends `total` as a string or, at times, as a number: both are read.
-        let numeric = try FlickrSearchResponse.parse(Array(StandInFlickr.searchJSON([
-            { var r = StandInFlickr.Result(id: "9"); r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]; return r }(),
-        ], totalAsString: false).utf8), allowedLicenses: [4])
+        let numeric = try FlickrSearchResponse.parse(
+            Array(
+                StandInFlickr.searchJSON(
+                    [
+                        {
+                            var r = StandInFlickr.Result(id: "9")
+                            r.sizes = [("l", "https://live.staticflickr.com/1/9_l.jpg", 1024, 768)]
+                            return r
+                        }()
+                    ],
+                    totalAsString: false
+                ).utf8
+            ),
+            allowedLicenses: [4]
+        )
         #expect(numeric.total == 1 && numeric.photos.map(\.id) == ["9"])
     }
 
@@ -229,18 +264,27 @@ struct FlickrTests {
     @Test("every upstream fault is answered within the request deadline", arguments: Self.upstreamFaults)
     func everyUpstreamFaultIsAnsweredWithinTheDeadline(_ fault: String) async throws {
         let (kind, name) = (fault.split(separator: ":")[0], String(fault.split(separator: ":")[1]))
-        try await Self.withBackdrop({ flickr in
-            guard kind == "search" else {
-                // Both results fail the same way: the replacement photo too, so the request needs its fallback.
-                return [.json(StandInFlickr.searchJSON([flickr.result(id: "53011111110", image: name),
-                                                        flickr.result(id: "53011111111", image: name)]))]
+        try await Self.withBackdrop(
+            { flickr in
+                guard kind == "search" else {
+                    // Both results fail the same way: the replacement photo too, so the request needs its fallback.
+                    return [
+                        .json(
+                            StandInFlickr.searchJSON([
+                                flickr.result(id: "53011111110", image: name),
+                                flickr.result(id: "53011111111", image: name),
+                            ])
+                        )
+                    ]
+                }
+                return [Self.failingSearch(name, flickr)]
+            },
+            configure: { settings in
+                // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
+                settings.flickr.totalTimeoutSeconds = 60
+                settings.flickr.requestDeadlineSeconds = 1.5
             }
-            return [Self.failingSearch(name, flickr)]
-        }, configure: { settings in
-            // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
-            settings.flickr.totalTimeoutSeconds = 60
-            settings.flickr.requestDeadlineSeconds = 1.5
-        }) { flickr, client, records in
+        ) { flickr, client, records in
             for attempt in 0..<2 {
                 let start = ContinuousClock.now
                 let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&\(Self.small)")
@@ -267,14 +311,18 @@ struct FlickrTests {
     @Test func callsDeadlinesFallbacksAndTheBudgetAreCounted() async throws {
         let metrics = BackdropMetrics()
         @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
-        try await Self.withBackdrop({ flickr in
-            // Paris: a transient failure; Lisbon: a search that never answers; Berlin: results.
-            [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + Self.results(flickr, "photo.jpg")
-        }, configure: { settings in
-            settings.flickr.totalTimeoutSeconds = 60
-            settings.flickr.requestDeadlineSeconds = 1
-            settings.flickr.callsPerHour = 100
-        }, metrics: metrics) { _, client, _ in
+        try await Self.withBackdrop(
+            { flickr in
+                // Paris: a transient failure; Lisbon: a search that never answers; Berlin: results.
+                [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + Self.results(flickr, "photo.jpg")
+            },
+            configure: { settings in
+                settings.flickr.totalTimeoutSeconds = 60
+                settings.flickr.requestDeadlineSeconds = 1
+                settings.flickr.callsPerHour = 100
+            },
+            metrics: metrics
+        ) { _, client, _ in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
             #expect(value(#"backdrop_flickr_calls_total{outcome="transient"}"#) == 1)
             #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1)
@@ -290,13 +338,22 @@ struct FlickrTests {
 
     @Test func theDeadlineCoversTheReplacementDownloadToo() async throws {
         // Each download hangs for less than the deadline, both together for more: the request still gets its fallback in time.
-        try await Self.withBackdrop({ flickr in
-            [.json(StandInFlickr.searchJSON([flickr.result(id: "53011111110", image: "trickle.jpg"),
-                                             flickr.result(id: "53011111111", image: "trickle.jpg")]))]
-        }, configure: { settings in
-            settings.flickr.totalTimeoutSeconds = 1
-            settings.flickr.requestDeadlineSeconds = 1.5
-        }) { flickr, client, records in
+        try await Self.withBackdrop(
+            { flickr in
+                [
+                    .json(
+                        StandInFlickr.searchJSON([
+                            flickr.result(id: "53011111110", image: "trickle.jpg"),
+                            flickr.result(id: "53011111111", image: "trickle.jpg"),
+                        ])
+                    )
+                ]
+            },
+            configure: { settings in
+                settings.flickr.totalTimeoutSeconds = 1
+                settings.flickr.requestDeadlineSeconds = 1.5
+            }
+        ) { flickr, client, records in
             let start = ContinuousClock.now
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
             // The deadline fired (logged below) before the two 1-s downloads could both run out; 3 s of margin beyond
@@ -309,9 +366,12 @@ struct FlickrTests {
 
     // MARK: - failures degrade to stock
 
-    @Test("a failing search serves stock", arguments: [
-        "code105", "code0", "code201", "http429", "http500", "malformed", "html", "noAnswer", "code999",
-    ])
+    @Test(
+        "a failing search serves stock",
+        arguments: [
+            "code105", "code0", "code201", "http429", "http500", "malformed", "html", "noAnswer", "code999",
+        ]
+    )
     func failingSearchServesStock(_ failure: String) async throws {
         try await Self.withBackdrop({ flickr in [Self.failingSearch(failure, flickr)] }) { flickr, client, records in
             let start = ContinuousClock.now
@@ -332,11 +392,16 @@ struct FlickrTests {
 
     @Test func anInvalidKeyIsLoggedOnceAndRetriedOnceAMinute() async throws {
         let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop({ flickr in
-            [.json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
-             .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)"))]
-                + Self.results(flickr, "photo.jpg")
-        }, clock: clock) { flickr, client, records in
+        try await Self.withBackdrop(
+            { flickr in
+                [
+                    .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
+                    .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
+                ]
+                    + Self.results(flickr, "photo.jpg")
+            },
+            clock: clock
+        ) { flickr, client, records in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
             try await Self.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
             try await Self.expectBackground(client, "lat=20&lon=20&\(Self.small)", source: "stock")
@@ -367,10 +432,13 @@ struct FlickrTests {
         }
     }
 
-    @Test("a bad download tries another result once, then stock", arguments: [
-        "truncated.jpg", "huge.jpg", "image.png", "page.html", "oversized.jpg", "redirect-loopback.jpg", "redirect-elsewhere.jpg",
-        "redirect-loop.jpg", "no-answer.jpg", "server-error.jpg", "missing.jpg",
-    ])
+    @Test(
+        "a bad download tries another result once, then stock",
+        arguments: [
+            "truncated.jpg", "huge.jpg", "image.png", "page.html", "oversized.jpg", "redirect-loopback.jpg", "redirect-elsewhere.jpg",
+            "redirect-loop.jpg", "no-answer.jpg", "server-error.jpg", "missing.jpg",
+        ]
+    )
     func badDownloads(_ image: String) async throws {
         // First the bad photo alone: it is tried, then stock.
         try await Self.withBackdrop({ Self.results($0, image) }) { flickr, client, _ in
@@ -408,7 +476,11 @@ struct FlickrTests {
 
     @Test func headersAreCleanedAndEncoded() async throws {
         try await Self.withBackdrop({ flickr in
-            [.json(StandInFlickr.searchJSON([flickr.result(image: "photo.jpg", title: "Evil\r\nSet-Cookie: stolen=1", ownerName: "Zoë Ångström 東京")]))]
+            [
+                .json(
+                    StandInFlickr.searchJSON([flickr.result(image: "photo.jpg", title: "Evil\r\nSet-Cookie: stolen=1", ownerName: "Zoë Ångström 東京")])
+                )
+            ]
         }) { _, client, _ in
             let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
             #expect(answer.headers[BackdropHeaders.title] == "Evil  Set-Cookie: stolen=1")
@@ -452,9 +524,11 @@ struct FlickrTests {
             [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))] + Self.results(flickr, "truncated.jpg")
         }) { _, client, records in
             var seen = ""
-            for target in ["/background?\(Self.paris)&\(Self.small)", "/background?lat=10&lon=10&\(Self.small)", "/background?lat=abc&lon=1",
-                           "/background?lat=20&lon=20&\(Self.small)", "/background.json?lat=30&lon=30&\(Self.small)", "/background.json?lat=x",
-                           "/metrics", "/health"] {
+            for target in [
+                "/background?\(Self.paris)&\(Self.small)", "/background?lat=10&lon=10&\(Self.small)", "/background?lat=abc&lon=1",
+                "/background?lat=20&lon=20&\(Self.small)", "/background.json?lat=30&lon=30&\(Self.small)", "/background.json?lat=x",
+                "/metrics", "/health",
+            ] {
                 let answer = try await HTTPTests.get(client, target)
                 seen += answer.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
                 seen += String(decoding: answer.body.prefix(1 << 20).filter { $0 < 128 }, as: UTF8.self)
@@ -491,9 +565,13 @@ struct FlickrTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop({ flickr in
-            Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
-        }, clock: clock, configure: { $0.cache.folder = folder.path }) { flickr, client, _ in
+        try await Self.withBackdrop(
+            { flickr in
+                Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+            },
+            clock: clock,
+            configure: { $0.cache.folder = folder.path }
+        ) { flickr, client, _ in
             let fresh = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
             clock.advance(900)  // the next window: Flickr now fails
             let stale = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr; stale")
@@ -515,9 +593,14 @@ struct FlickrTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop({ flickr in
-            Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
-        }, clock: clock, configure: { $0.cache.folder = folder.path }, live: true) { flickr, client, _ in
+        try await Self.withBackdrop(
+            { flickr in
+                Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+            },
+            clock: clock,
+            configure: { $0.cache.folder = folder.path },
+            live: true
+        ) { flickr, client, _ in
             let port = try #require(client.port)
             let target = "/background?\(Self.paris)"  // the default size: large enough to be sent from its file
             let fresh = try LiveServerTests.get(port, target)
@@ -539,8 +622,14 @@ struct FlickrTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop({ flickr in Self.results(flickr, "photo.jpg") + [.status(500, "down")] }, clock: clock,
-                                    configure: { $0.cache.folder = folder.path; $0.cache.maxStaleHours = 1 }) { _, client, _ in
+        try await Self.withBackdrop(
+            { flickr in Self.results(flickr, "photo.jpg") + [.status(500, "down")] },
+            clock: clock,
+            configure: {
+                $0.cache.folder = folder.path
+                $0.cache.maxStaleHours = 1
+            }
+        ) { _, client, _ in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
             clock.advance(2 * 3600)
             let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
@@ -554,12 +643,16 @@ struct FlickrTests {
         }
         try await policy.check(try #require(URL(string: "https://live.staticflickr.com/65535/1_a_b.jpg")))
         try await policy.check(try #require(URL(string: "http://mirror.test:8080/x.jpg")))
-        for refused in ["http://live.staticflickr.com/x.jpg", "https://evil.staticflickr.com/x.jpg", "https://lan.staticflickr.com/x.jpg",
-                        "https://staticflickr.com.evil.example/x.jpg", "https://127.0.0.1/x.jpg", "file:///etc/passwd", "https://nowhere.staticflickr.com/x"] {
+        for refused in [
+            "http://live.staticflickr.com/x.jpg", "https://evil.staticflickr.com/x.jpg", "https://lan.staticflickr.com/x.jpg",
+            "https://staticflickr.com.evil.example/x.jpg", "https://127.0.0.1/x.jpg", "file:///etc/passwd", "https://nowhere.staticflickr.com/x",
+        ] {
             await #expect(throws: DownloadError.self, "\(refused)") { try await policy.check(try #require(URL(string: refused))) }
         }
-        for address in ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-                        "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "ff02::1", "224.0.0.1", "not-an-address"] {
+        for address in [
+            "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+            "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "ff02::1", "224.0.0.1", "not-an-address",
+        ] {
             #expect(!ImageHostPolicy.isPublic(address), "\(address)")
         }
         for address in ["151.101.1.7", "8.8.8.8", "172.32.0.1", "2a04:4e42::311", "::ffff:8.8.8.8"] {

@@ -8,9 +8,12 @@ import Testing
 
 /// Any of the output formats decoded back to RGB (WebP and AVIF through their libraries' decoders).
 func decodeImage(_ bytes: [UInt8], as format: OutputFormat) throws -> RGBImage {
-    func take(_ decode: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?,
-              free: (UnsafeMutablePointer<UInt8>) -> Void) throws -> RGBImage {
-        var width: Int32 = 0, height: Int32 = 0
+    func take(
+        _ decode: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?,
+        free: (UnsafeMutablePointer<UInt8>) -> Void
+    ) throws -> RGBImage {
+        var width: Int32 = 0
+        var height: Int32 = 0
         let pixels = try #require(bytes.withUnsafeBufferPointer { decode($0.baseAddress, $0.count, &width, &height) })
         defer { free(pixels) }
         return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
@@ -35,20 +38,23 @@ func hasSignature(_ bytes: [UInt8], of format: OutputFormat) -> Bool {
 
 @Suite("Output formats")
 struct FormatTests {
-    @Test("Accept chooses the format", arguments: [
-        (nil, OutputFormat.png), ("", .png), ("*/*", .png), ("image/*", .png), ("image/*, */*;q=0.8", .png),
-        ("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", .avif),  // Chromium's images
-        ("image/avif,image/webp,*/*", .avif),  // Firefox's images
-        ("image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png;q=0.7,*/*;q=0.5", .avif),  // Safari
-        ("image/webp,*/*", .webp), ("image/jpeg", .jpeg), ("image/png", .png), ("IMAGE/AVIF", .avif),
-        ("image/png, image/jpeg", .jpeg), ("image/jpeg;q=0.5, image/png", .png), ("image/avif;q=0.9, image/webp", .webp),
-        ("image/avif;q=0, image/webp;q=0.1", .webp), ("image/avif;q=0, */*", .png), ("image/png;q=0, image/*", .jpeg),
-        ("image/png;q=0, image/jpeg;q=0, image/*", .webp), ("image/*;q=0, image/avif", .avif),
-        ("text/html", nil), ("application/json", nil), ("image/png;q=0", nil), ("image/gif", nil), ("*/*;q=0", nil),
-        ("image/*;q=0, */*", nil),
-        ("garbage", .png), ("image/avif;q=2", .png), ("image/avif;q=abc", .png), ("/", .png), ("image/avif;q", .png),
-        ("*/avif", .png), ("image/avif, ,image/webp", .avif), ("image/avif;level=1;q=1.000", .avif), ("image/avif;q=0.0001", .png),
-    ] as [(String?, OutputFormat?)])
+    @Test(
+        "Accept chooses the format",
+        arguments: [
+            (nil, OutputFormat.png), ("", .png), ("*/*", .png), ("image/*", .png), ("image/*, */*;q=0.8", .png),
+            ("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", .avif),  // Chromium's images
+            ("image/avif,image/webp,*/*", .avif),  // Firefox's images
+            ("image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png;q=0.7,*/*;q=0.5", .avif),  // Safari
+            ("image/webp,*/*", .webp), ("image/jpeg", .jpeg), ("image/png", .png), ("IMAGE/AVIF", .avif),
+            ("image/png, image/jpeg", .jpeg), ("image/jpeg;q=0.5, image/png", .png), ("image/avif;q=0.9, image/webp", .webp),
+            ("image/avif;q=0, image/webp;q=0.1", .webp), ("image/avif;q=0, */*", .png), ("image/png;q=0, image/*", .jpeg),
+            ("image/png;q=0, image/jpeg;q=0, image/*", .webp), ("image/*;q=0, image/avif", .avif),
+            ("text/html", nil), ("application/json", nil), ("image/png;q=0", nil), ("image/gif", nil), ("*/*;q=0", nil),
+            ("image/*;q=0, */*", nil),
+            ("garbage", .png), ("image/avif;q=2", .png), ("image/avif;q=abc", .png), ("/", .png), ("image/avif;q", .png),
+            ("*/avif", .png), ("image/avif, ,image/webp", .avif), ("image/avif;level=1;q=1.000", .avif), ("image/avif;q=0.0001", .png),
+        ] as [(String?, OutputFormat?)]
+    )
     func negotiation(_ accept: String?, _ expected: OutputFormat?) {
         #expect(FormatNegotiation.choose(accept: accept) == expected, "Accept: \(accept ?? "(none)")")
     }
@@ -130,8 +136,10 @@ struct FormatTests {
         try await HTTPTests.withApp { client in
             let uri = "/background?lat=48.85&lon=2.35&blur=1"
             let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-            for (accept, format) in [(nil, OutputFormat.png), ("*/*", .png), (chromium, .avif), ("image/webp", .webp),
-                                     ("image/jpeg, image/png;q=0.5", .jpeg), ("nonsense;;", .png)] as [(String?, OutputFormat)] {
+            for (accept, format) in [
+                (nil, OutputFormat.png), ("*/*", .png), (chromium, .avif), ("image/webp", .webp),
+                ("image/jpeg, image/png;q=0.5", .jpeg), ("nonsense;;", .png),
+            ] as [(String?, OutputFormat)] {
                 let headers: HTTPFields = accept.map { [.accept: $0] } ?? [:]
                 let answer = try await client.execute(uri: uri, method: .get, headers: headers) { $0 }
                 #expect(answer.status == .ok)
@@ -167,11 +175,14 @@ struct FormatTests {
         }
     }
 
-    @Test("bad cells and formats are 400s naming the parameter", arguments: [
-        ("cell=u09t", "cell"), ("cell=u09tvv", "cell"), ("cell=U09TV", "cell"), ("cell=u09ta", "cell"), ("cell=u09ti", "cell"),
-        ("cell=", "cell"), ("cell=u09tv&lat=1&lon=2", "cell"), ("cell=u09tv&cell=u09tv", "cell"), ("cell=%00%00%00%00%00", "cell"),
-        ("format=gif", "format"), ("format=PNG", "format"), ("format=", "format"), ("format=avif&format=png", "format"),
-    ])
+    @Test(
+        "bad cells and formats are 400s naming the parameter",
+        arguments: [
+            ("cell=u09t", "cell"), ("cell=u09tvv", "cell"), ("cell=U09TV", "cell"), ("cell=u09ta", "cell"), ("cell=u09ti", "cell"),
+            ("cell=", "cell"), ("cell=u09tv&lat=1&lon=2", "cell"), ("cell=u09tv&cell=u09tv", "cell"), ("cell=%00%00%00%00%00", "cell"),
+            ("format=gif", "format"), ("format=PNG", "format"), ("format=", "format"), ("format=avif&format=png", "format"),
+        ]
+    )
     func invalidCellsAndFormats(_ query: String, _ parameter: String) async throws {
         try await HTTPTests.withApp { client in
             let answer = try await HTTPTests.get(client, "/background?\(query)")

@@ -35,7 +35,8 @@ struct GeoTests {
     @Test func centresEncodeBackToTheirCell() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
-            let lat = Double.random(in: -90...90, using: &generator), lon = Double.random(in: -180...180, using: &generator)
+            let lat = Double.random(in: -90...90, using: &generator)
+            let lon = Double.random(in: -180...180, using: &generator)
             for precision in [1, 5, 9] {
                 let cell = Geohash(latitude: lat, longitude: lon, precision: precision)
                 #expect(cell.value.count == precision)
@@ -64,8 +65,10 @@ struct GeoTests {
         #expect(PhotoChoice.index(place: place, window: window, count: 9) == PhotoChoice.index(place: place, window: window, count: 9))
         // Consecutive windows of one place never repeat the photo.
         for index in 5000..<5020 {
-            #expect(PhotoChoice.index(place: place, window: TimeWindow(index: Int64(index), seconds: 900), count: 9)
-                    != PhotoChoice.index(place: place, window: TimeWindow(index: Int64(index + 1), seconds: 900), count: 9))
+            #expect(
+                PhotoChoice.index(place: place, window: TimeWindow(index: Int64(index), seconds: 900), count: 9)
+                    != PhotoChoice.index(place: place, window: TimeWindow(index: Int64(index + 1), seconds: 900), count: 9)
+            )
         }
         // Across many cells in one window, every photo is used.
         let cells = (0..<200).map { Place.cell(Geohash(latitude: Double($0) * 0.7 - 70, longitude: Double($0) * 1.7 - 170, precision: 5)) }

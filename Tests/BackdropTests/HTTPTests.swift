@@ -1,8 +1,8 @@
-import Synchronization
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 @testable import Backdrop
@@ -20,8 +20,11 @@ struct HTTPTests {
         return settings
     }
 
-    static func withApp(at date: Date = epoch, logger: Logger? = nil,
-                        _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func withApp(
+        at date: Date = epoch,
+        logger: Logger? = nil,
+        _ test: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         let app = try await buildApplication(settings(logLevel: logger == nil ? .warning : .info), clock: FixedClock(date: date), logger: logger)
         try await app.test(.router, test)
     }
@@ -69,8 +72,10 @@ struct HTTPTests {
 
     @Test func everyAnswerSaysNosniff() async throws {
         try await Self.withApp { client in
-            for (uri, method) in [("/background?lat=1&lon=2&width=20&height=20", HTTPRequest.Method.get), ("/background?lat=91", .get),
-                                  ("/nothing", .get), ("/health", .post), ("/", .get), ("/openapi.yaml", .head), ("/metrics", .get)] {
+            for (uri, method) in [
+                ("/background?lat=1&lon=2&width=20&height=20", HTTPRequest.Method.get), ("/background?lat=91", .get),
+                ("/nothing", .get), ("/health", .post), ("/", .get), ("/openapi.yaml", .head), ("/metrics", .get),
+            ] {
                 let answer = try await Self.get(client, uri, method: method)
                 #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(method) \(uri): \(answer.status)")
             }
@@ -168,16 +173,20 @@ struct HTTPTests {
         }
     }
 
-    @Test("invalid queries are 400s naming the parameter", arguments: [
-        ("lat=abc&lon=1", "lat"), ("lat=1&lon=abc", "lon"), ("lat=nan&lon=1", "lat"), ("lat=inf&lon=1", "lat"),
-        ("lat=1e2&lon=1", "lat"), ("lat=1e999&lon=1", "lat"), ("lat=1e&lon=1", "lat"), ("lat=e5&lon=1", "lat"), ("lat=0x10&lon=1", "lat"), ("lat=&lon=1", "lat"), ("lat=90.0001&lon=1", "lat"),
-        ("lat=-91&lon=1", "lat"), ("lat=1&lon=180.5", "lon"), ("lat=1&lon=-181", "lon"), ("lat=1", "lon"), ("lon=1", "lat"),
-        ("lat=1&lat=2&lon=1", "lat"), ("blur=1.01", "blur"), ("blur=-0.1", "blur"), ("blur=half", "blur"), ("blur=0.5&blur=0.6", "blur"),
-        ("width=0", "width"), ("width=2049", "width"), ("width=12.5", "width"), ("width=-5", "width"), ("height=99999999999", "height"),
-        ("width=2048&height=2049", "height"), ("width=2048&height=2048&blur=1", "width"), ("width=2048&height=2047", "width"),
-        ("style=blurry", "style"), ("style=", "style"), ("zoom=2", "zoom"), ("lat=1&lon=1&callback=x", "callback"),
-        ("lat=%ZZ&lon=1", "lat"), ("%ZZ=1", "%ZZ"), ("lat=%FF&lon=1", "lat"), ("lat=1%&lon=1", "lat"), ("l%61t=1&lon=x", "lon"),
-    ])
+    @Test(
+        "invalid queries are 400s naming the parameter",
+        arguments: [
+            ("lat=abc&lon=1", "lat"), ("lat=1&lon=abc", "lon"), ("lat=nan&lon=1", "lat"), ("lat=inf&lon=1", "lat"),
+            ("lat=1e2&lon=1", "lat"), ("lat=1e999&lon=1", "lat"), ("lat=1e&lon=1", "lat"), ("lat=e5&lon=1", "lat"), ("lat=0x10&lon=1", "lat"),
+            ("lat=&lon=1", "lat"), ("lat=90.0001&lon=1", "lat"),
+            ("lat=-91&lon=1", "lat"), ("lat=1&lon=180.5", "lon"), ("lat=1&lon=-181", "lon"), ("lat=1", "lon"), ("lon=1", "lat"),
+            ("lat=1&lat=2&lon=1", "lat"), ("blur=1.01", "blur"), ("blur=-0.1", "blur"), ("blur=half", "blur"), ("blur=0.5&blur=0.6", "blur"),
+            ("width=0", "width"), ("width=2049", "width"), ("width=12.5", "width"), ("width=-5", "width"), ("height=99999999999", "height"),
+            ("width=2048&height=2049", "height"), ("width=2048&height=2048&blur=1", "width"), ("width=2048&height=2047", "width"),
+            ("style=blurry", "style"), ("style=", "style"), ("zoom=2", "zoom"), ("lat=1&lon=1&callback=x", "callback"),
+            ("lat=%ZZ&lon=1", "lat"), ("%ZZ=1", "%ZZ"), ("lat=%FF&lon=1", "lat"), ("lat=1%&lon=1", "lat"), ("l%61t=1&lon=x", "lon"),
+        ]
+    )
     func invalidQueries(_ query: String, _ parameter: String) async throws {
         try await Self.withApp { client in
             let answer = try await Self.get(client, "/background?\(query)")
@@ -193,10 +202,12 @@ struct HTTPTests {
         // the blur in the canonical cell URL, computed here by hand.
         let cases: [(query: String, cell: String, blur: String)] = [
             ("lat=90&lon=180", "zzzzz", "blur=1&"), ("lat=-90&lon=-180", "00000", "blur=1&"), ("lat=%2B1.5&lon=.5", "s022e", "blur=1&"),
-            ("lat=0&lon=-0.", "s0000", "blur=1&"), ("blur=0&width=2048&height=1953", "none", "blur=0&"), ("width=2000&height=2000", "none", "blur=1&"),
+            ("lat=0&lon=-0.", "s0000", "blur=1&"), ("blur=0&width=2048&height=1953", "none", "blur=0&"),
+            ("width=2000&height=2000", "none", "blur=1&"),
             ("blur=1.00&width=1&height=1", "none", "blur=1&"), ("lat=1e1&lon=-1.5E-3&blur=5e-1", "eczbz", "blur=0.5&"),
             ("style=extralight&width=8&height=8", "none", "blur=1&"), ("lat=1&lon=2&", "s01mt", "blur=1&"), ("", "none", "blur=1&"),
-            ("lat=1&lon=2&blur=0.004", "s01mt", "blur=0&"), ("lat=1&lon=2&blur=0.996", "s01mt", "blur=1&"), ("lat=1&lon=2&blur=0.125", "s01mt", "blur=0.13&"),
+            ("lat=1&lon=2&blur=0.004", "s01mt", "blur=0&"), ("lat=1&lon=2&blur=0.996", "s01mt", "blur=1&"),
+            ("lat=1&lon=2&blur=0.125", "s01mt", "blur=0.13&"),
         ]
         try await Self.withApp { client in
             for (query, cell, blur) in cases {
@@ -220,7 +231,10 @@ struct HTTPTests {
                 #expect(page.hasPrefix("https://") && !page.contains(where: \.isWhitespace) && URL(string: page)?.host != nil, "\(page)")
                 let note = try #require(json["photoNote"] as? String)
                 #expect(note.hasSuffix(".jpg, 2019") || note.range(of: #"\.\w+, \d{4}$"#, options: .regularExpression) != nil, "\(note)")
-                let image = try await Self.get(client, "/background\(query)&width=20&height=20".replacingOccurrences(of: "background&", with: "background?"))
+                let image = try await Self.get(
+                    client,
+                    "/background\(query)&width=20&height=20".replacingOccurrences(of: "background&", with: "background?")
+                )
                 #expect(image.headers[BackdropHeaders.photoURL] == page, "the header is the same plain URL")
             }
         }
@@ -281,8 +295,10 @@ struct HTTPTests {
         #expect(HeaderText.encode("Zoë's café 100%") == "Zo%C3%AB's caf%C3%A9 100%25")
         #expect(HeaderText.encode("東京").removingPercentEncoding == "東京")
         // Long titles are cut at a character boundary in every script: what is left always decodes.
-        for title in [String(repeating: "東京タワー", count: 60), String(repeating: "Zoë ", count: 200), String(repeating: "🌅🏔", count: 80),
-                      String(repeating: "Москва ", count: 60), String(repeating: "ab", count: 300) + "é", String(repeating: "e\u{301}", count: 200)] {
+        for title in [
+            String(repeating: "東京タワー", count: 60), String(repeating: "Zoë ", count: 200), String(repeating: "🌅🏔", count: 80),
+            String(repeating: "Москва ", count: 60), String(repeating: "ab", count: 300) + "é", String(repeating: "e\u{301}", count: 200),
+        ] {
             for limit in [512, 100, 37, 9, 5] {
                 let encoded = HeaderText.encode(title, maxLength: limit)
                 #expect(encoded.utf8.count <= limit, "\(limit)")

@@ -66,8 +66,10 @@ struct JPEGDecoderTests {
         var bytes = try Fixtures.bytes("orient-1.jpg")
         // Rewrite the SOF0 frame header to claim 30000x30000 pixels.
         let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
-        bytes[sof + 5] = UInt8(30000 >> 8); bytes[sof + 6] = UInt8(30000 & 0xFF)
-        bytes[sof + 7] = UInt8(30000 >> 8); bytes[sof + 8] = UInt8(30000 & 0xFF)
+        bytes[sof + 5] = UInt8(30000 >> 8)
+        bytes[sof + 6] = UInt8(30000 & 0xFF)
+        bytes[sof + 7] = UInt8(30000 >> 8)
+        bytes[sof + 8] = UInt8(30000 & 0xFF)
         let header = try JPEGDecoder.header(of: bytes)
         #expect(header.size == PixelSize(width: 30000, height: 30000))
         let error = try #require(throws: ImagingError.self) { try JPEGDecoder.decode(bytes) }

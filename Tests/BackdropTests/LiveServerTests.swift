@@ -33,9 +33,12 @@ struct LiveServerTests {
         }
     }
 
-    static func withLiveApp(clock: any WallClock = FixedClock(date: HTTPTests.epoch), seen: Seen = Seen(),
-                            configure: (inout Settings) -> Void = { _ in },
-                            _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void) async throws {
+    static func withLiveApp(
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        seen: Seen = Seen(),
+        configure: (inout Settings) -> Void = { _ in },
+        _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void
+    ) async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var settings = HTTPTests.settings()
@@ -71,9 +74,12 @@ struct LiveServerTests {
             statuses.append(try Self.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
             statuses.append(try Self.get(port, "\(Self.paris)&blur=2").status)
             statuses.append(try Self.get(port, Self.paris, method: "POST").status)
-            let pipelined = try RawHTTP.exchange(port: port, [
-                ("GET", Self.paris, []), ("HEAD", Self.lisbon, []), ("GET", Self.paris, ["If-None-Match: \(etag)"]),
-            ])
+            let pipelined = try RawHTTP.exchange(
+                port: port,
+                [
+                    ("GET", Self.paris, []), ("HEAD", Self.lisbon, []), ("GET", Self.paris, ["If-None-Match: \(etag)"]),
+                ]
+            )
             statuses += pipelined.map(\.status)
             #expect(statuses == [200, 200, 200, 304, 304, 400, 405, 200, 200, 304])
             let background = seen.all.filter { $0.path == "/background" }
@@ -105,10 +111,13 @@ struct LiveServerTests {
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await Self.withLiveApp { port, _ in
             _ = try Self.get(port, Self.paris)
-            let responses = try RawHTTP.exchange(port: port, [
-                ("HEAD", Self.paris, []), ("GET", Self.lisbon, []), ("HEAD", Self.paris, []), ("GET", "/background?lat=91", []),
-                ("GET", Self.paris, []),
-            ])
+            let responses = try RawHTTP.exchange(
+                port: port,
+                [
+                    ("HEAD", Self.paris, []), ("GET", Self.lisbon, []), ("HEAD", Self.paris, []), ("GET", "/background?lat=91", []),
+                    ("GET", Self.paris, []),
+                ]
+            )
             #expect(responses.map(\.status) == [200, 200, 200, 400, 200])
             let lisbon = Geohash(latitude: 38.72, longitude: -9.14, precision: 5).value
             #expect(responses.map { $0.header("x-backdrop-cell") } == ["u09tv", lisbon, "u09tv", nil, "u09tv"])
@@ -136,10 +145,13 @@ struct LiveServerTests {
             let health = try Self.get(port, "/health")
             #expect(health.status == 200)
             // Were a body sent after any of these heads, the next response on the connection would not parse.
-            let heads = try RawHTTP.exchange(port: port, [
-                ("HEAD", "/nothing", []), ("HEAD", "/", []), ("HEAD", "/openapi.yaml", []), ("HEAD", "\(Self.paris)&blur=2", []),
-                ("HEAD", Self.paris, []), ("GET", "/health", []),
-            ])
+            let heads = try RawHTTP.exchange(
+                port: port,
+                [
+                    ("HEAD", "/nothing", []), ("HEAD", "/", []), ("HEAD", "/openapi.yaml", []), ("HEAD", "\(Self.paris)&blur=2", []),
+                    ("HEAD", Self.paris, []), ("GET", "/health", []),
+                ]
+            )
             #expect(heads.map(\.status) == [404, 200, 200, 400, 200, 200])
             #expect(heads.last?.body == health.body)
         }
@@ -228,8 +240,10 @@ struct LiveServerTests {
         defer { try? FileManager.default.removeItem(at: publicFolder) }
         try Data("<p>demo</p>".utf8).write(to: publicFolder.appendingPathComponent("index.html"))
         try Data("let x = 1".utf8).write(to: publicFolder.appendingPathComponent("demo.js"))
-        try FileManager.default.createSymbolicLink(at: publicFolder.appendingPathComponent("leak.txt"),
-                                                   withDestinationURL: outside.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: publicFolder.appendingPathComponent("leak.txt"),
+            withDestinationURL: outside.appendingPathComponent("secret.txt")
+        )
         try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("docs"), withIntermediateDirectories: true)
         try await Self.withLiveApp(configure: { $0.server.publicFolder = publicFolder.path }) { port, _ in
             #expect(try Self.get(port, "/demo.js").status == 200)

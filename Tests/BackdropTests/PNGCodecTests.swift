@@ -4,9 +4,10 @@ import Testing
 
 @Suite("PNG encoding and decoding")
 struct PNGCodecTests {
-    static let options: [PNGOptions] = PNGOptions.Filter.allCases.flatMap { filter in
-        [PNGOptions(encoder: .libdeflate, level: 1, filter: filter), PNGOptions(encoder: .libpng, level: 1, filter: filter)]
-    } + [PNGOptions(encoder: .libdeflate, level: 12, filter: .paeth), PNGOptions(encoder: .libpng, level: 9, filter: .adaptive)]
+    static let options: [PNGOptions] =
+        PNGOptions.Filter.allCases.flatMap { filter in
+            [PNGOptions(encoder: .libdeflate, level: 1, filter: filter), PNGOptions(encoder: .libpng, level: 1, filter: filter)]
+        } + [PNGOptions(encoder: .libdeflate, level: 12, filter: .paeth), PNGOptions(encoder: .libpng, level: 9, filter: .adaptive)]
 
     @Test("round trip is lossless through libpng's reader", arguments: options)
     func roundTrip(_ options: PNGOptions) throws {

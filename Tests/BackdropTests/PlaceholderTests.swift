@@ -21,20 +21,26 @@ struct PlaceholderTests {
 
     // Pinned from the reference encoders on the same pixels: evanw/thumbhash's js/thumbhash.js under node
     // (Tests/support/thumbhash_reference.mjs) and the blurhash package on PyPI (1.1.5).
-    @Test("ThumbHash writes the reference encoder's bytes", arguments: [
-        (37, 23, "HwgKPJpwhndweIZ3V4aBgAj4eA=="),
-        (23, 37, "H/gJPBpwBnd4eHaFdniAgQj4dw=="),
-    ])
+    @Test(
+        "ThumbHash writes the reference encoder's bytes",
+        arguments: [
+            (37, 23, "HwgKPJpwhndweIZ3V4aBgAj4eA=="),
+            (23, 37, "H/gJPBpwBnd4eHaFdniAgQj4dw=="),
+        ]
+    )
     func thumbHashMatchesTheReference(_ width: Int, _ height: Int, _ expected: String) {
         #expect(ThumbHash.base64(Self.synthetic(width: width, height: height)) == expected)
     }
 
-    @Test("BlurHash writes the reference encoder's string", arguments: [
-        (37, 23, 4, 3, "L$Hewc2pwwX4l~WUjvf4gHfgfOfd"),
-        (37, 23, 3, 4, "T$Hewc2pwwl~WUjvgHfgfOn,Wqjr"),
-        (23, 37, 4, 3, "L$HoE|2twvbbl_aejqe=gIflfOfh"),
-        (23, 37, 3, 4, "T$HoE|2twvl_aejqgIflfOnia^jn"),
-    ])
+    @Test(
+        "BlurHash writes the reference encoder's string",
+        arguments: [
+            (37, 23, 4, 3, "L$Hewc2pwwX4l~WUjvf4gHfgfOfd"),
+            (37, 23, 3, 4, "T$Hewc2pwwl~WUjvgHfgfOn,Wqjr"),
+            (23, 37, 4, 3, "L$HoE|2twvbbl_aejqe=gIflfOfh"),
+            (23, 37, 3, 4, "T$HoE|2twvl_aejqgIflfOnia^jn"),
+        ]
+    )
     func blurHashMatchesTheReference(_ width: Int, _ height: Int, _ x: Int, _ y: Int, _ expected: String) {
         #expect(BlurHash.encode(Self.synthetic(width: width, height: height), x: x, y: y) == expected)
     }

@@ -5,16 +5,25 @@ import Testing
 
 @Suite("Blurred preview")
 struct PreviewTests {
-    static let photo = SourcePhoto(id: "stock-001", origin: .stock,
-                                   attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "u", sourceURL: "s"))
-    static let sizes = [PixelSize(width: 320, height: 568), PixelSize(width: 640, height: 1136), PixelSize(width: 750, height: 1334),
-                        PixelSize(width: 1536, height: 2048), PixelSize(width: 2048, height: 1536)]
+    static let photo = SourcePhoto(
+        id: "stock-001",
+        origin: .stock,
+        attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "u", sourceURL: "s")
+    )
+    static let sizes = [
+        PixelSize(width: 320, height: 568), PixelSize(width: 640, height: 1136), PixelSize(width: 750, height: 1334),
+        PixelSize(width: 1536, height: 2048), PixelSize(width: 2048, height: 1536),
+    ]
 
-    @Test("the preview scaled up is within 50 dB of the full-size blur=1 render, in at most 2 kB",
-          arguments: EffectStyle.allCases)
+    @Test(
+        "the preview scaled up is within 50 dB of the full-size blur=1 render, in at most 2 kB",
+        arguments: EffectStyle.allCases
+    )
     func fidelityAndSize(_ style: EffectStyle) throws {
-        let photos = [try Fixtures.stockPhoto(3), try Fixtures.stockPhoto(7),
-                      try ImageDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"), covering: nil, limits: DecodeLimits())]
+        let photos = [
+            try Fixtures.stockPhoto(3), try Fixtures.stockPhoto(7),
+            try ImageDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"), covering: nil, limits: DecodeLimits()),
+        ]
         for size in Self.sizes {
             for photo in photos {
                 let effect = LightEffect.apply(to: CoverCrop.apply(photo, to: size), style: style)
@@ -32,7 +41,10 @@ struct PreviewTests {
 
 @Suite("Blurred preview in /background.json")
 struct PreviewJSONTests {
-    @Test("the JSON carries the blurred layer of the image its URLs name", arguments: [("light", 320, 568), ("dark", 750, 1334), ("none", 640, 1136)])
+    @Test(
+        "the JSON carries the blurred layer of the image its URLs name",
+        arguments: [("light", 320, 568), ("dark", 750, 1334), ("none", 640, 1136)]
+    )
     func theJSONCarriesTheBlurredLayer(_ style: String, _ width: Int, _ height: Int) async throws {
         try await HTTPTests.withApp { client in
             let answer = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=\(width)&height=\(height)&style=\(style)")

@@ -57,8 +57,14 @@ enum ReferenceEffect {
         return RGBImage(width: w, height: h, pixels: pixels)
     }
 
-    private static func box(_ v: UnsafeMutableBufferPointer<Double>, start: Int, count: Int, step: Int, width d: Int,
-                            line: UnsafeMutableBufferPointer<Double>) {
+    private static func box(
+        _ v: UnsafeMutableBufferPointer<Double>,
+        start: Int,
+        count: Int,
+        step: Int,
+        width d: Int,
+        line: UnsafeMutableBufferPointer<Double>
+    ) {
         let k = (d - 1) / 2
         for i in 0..<count { line[i] = v[start + i * step] }
         func at(_ i: Int) -> Double { line[min(max(i, 0), count - 1)] }

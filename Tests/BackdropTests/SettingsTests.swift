@@ -52,42 +52,45 @@ struct SettingsTests {
         #expect(try Self.parse("{}") == Settings())
     }
 
-    @Test("errors name the key", arguments: [
-        (#"{"server": {"prot": 1}}"#, "server.prot"),
-        (#"{"servr": {}}"#, "servr"),
-        (#"{"server": {"port": "8080"}}"#, "server.port"),
-        (#"{"server": {"port": 70000}}"#, "server.port"),
-        (#"{"server": {"port": 80.5}}"#, "server.port"),
-        (#"{"photos": {"geohashPrecision": 0}}"#, "photos.geohashPrecision"),
-        (#"{"photos": {"geohashPrecision": true}}"#, "photos.geohashPrecision"),
-        (#"{"render": {"blur": 1.5}}"#, "render.blur"),
-        (#"{"render": {"style": "blurry"}}"#, "render.style"),
-        (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
-        (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
-        (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
-        (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),
-        (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),
-        (#"{"render": {"avifQuality": "high"}}"#, "render.avifQuality"),
-        (#"{"render": {"avifSpeed": 11}}"#, "render.avifSpeed"),
-        (#"{"render": {"avifBlurredQuality": -1}}"#, "render.avifBlurredQuality"),
-        (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
-        (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
-        (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),
-        (#"{"cache": []}"#, "cache"),
-        (#"{"flickr": {"extraImageHosts": [1]}}"#, "flickr.extraImageHosts"),
-        (#"{"cluster": {"postgresURL": "mysql://u:p@h/db"}}"#, "cluster.postgresURL"),
-        (#"{"cluster": {"leaseSeconds": 0}}"#, "cluster.leaseSeconds"),
-        (#"{"cluster": {"leaseSeconds": 5}}"#, "cluster.leaseSeconds"),
-        (#"{"flickr": {"requestDeadlineSeconds": 20}}"#, "cluster.leaseSeconds"),
-        (#"{"server": {"port": 1, "host": "a", "port": 2}}"#, "server.port"),
-        (#"{"render": {}, "render": {}}"#, "render"),
-        (#"{"cluster": {"postgresURL": "", "\u0070ostgresURL": ""}}"#, "cluster.postgresURL"),
-        (#"{"flickr": {"extraImageHosts": ["http://a b"]}}"#, "flickr.extraImageHosts"),
-        (#"{"flickr": {"extraImageHosts": ["images.example.com:8080"]}}"#, "flickr.extraImageHosts"),
-        (#"{"flickr": {"extraImageHosts": ["-bad.example.com"]}}"#, "flickr.extraImageHosts"),
-        (#"{"cluster": {"timeoutSeconds": 31}}"#, "cluster.timeoutSeconds"),
-        (#"{"cluster": {"expectedReplicas": 0}}"#, "cluster.expectedReplicas"),
-    ])
+    @Test(
+        "errors name the key",
+        arguments: [
+            (#"{"server": {"prot": 1}}"#, "server.prot"),
+            (#"{"servr": {}}"#, "servr"),
+            (#"{"server": {"port": "8080"}}"#, "server.port"),
+            (#"{"server": {"port": 70000}}"#, "server.port"),
+            (#"{"server": {"port": 80.5}}"#, "server.port"),
+            (#"{"photos": {"geohashPrecision": 0}}"#, "photos.geohashPrecision"),
+            (#"{"photos": {"geohashPrecision": true}}"#, "photos.geohashPrecision"),
+            (#"{"render": {"blur": 1.5}}"#, "render.blur"),
+            (#"{"render": {"style": "blurry"}}"#, "render.style"),
+            (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
+            (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
+            (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
+            (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),
+            (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),
+            (#"{"render": {"avifQuality": "high"}}"#, "render.avifQuality"),
+            (#"{"render": {"avifSpeed": 11}}"#, "render.avifSpeed"),
+            (#"{"render": {"avifBlurredQuality": -1}}"#, "render.avifBlurredQuality"),
+            (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
+            (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
+            (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),
+            (#"{"cache": []}"#, "cache"),
+            (#"{"flickr": {"extraImageHosts": [1]}}"#, "flickr.extraImageHosts"),
+            (#"{"cluster": {"postgresURL": "mysql://u:p@h/db"}}"#, "cluster.postgresURL"),
+            (#"{"cluster": {"leaseSeconds": 0}}"#, "cluster.leaseSeconds"),
+            (#"{"cluster": {"leaseSeconds": 5}}"#, "cluster.leaseSeconds"),
+            (#"{"flickr": {"requestDeadlineSeconds": 20}}"#, "cluster.leaseSeconds"),
+            (#"{"server": {"port": 1, "host": "a", "port": 2}}"#, "server.port"),
+            (#"{"render": {}, "render": {}}"#, "render"),
+            (#"{"cluster": {"postgresURL": "", "\u0070ostgresURL": ""}}"#, "cluster.postgresURL"),
+            (#"{"flickr": {"extraImageHosts": ["http://a b"]}}"#, "flickr.extraImageHosts"),
+            (#"{"flickr": {"extraImageHosts": ["images.example.com:8080"]}}"#, "flickr.extraImageHosts"),
+            (#"{"flickr": {"extraImageHosts": ["-bad.example.com"]}}"#, "flickr.extraImageHosts"),
+            (#"{"cluster": {"timeoutSeconds": 31}}"#, "cluster.timeoutSeconds"),
+            (#"{"cluster": {"expectedReplicas": 0}}"#, "cluster.expectedReplicas"),
+        ]
+    )
     func errorsNameTheKey(_ json: String, _ key: String) throws {
         let error = try #require(Self.configError(json))
         #expect(error.key == key)
@@ -95,7 +98,9 @@ struct SettingsTests {
     }
 
     @Test func wellFormedHostsAndDistinctKeysAtDifferentLevelsAreAccepted() throws {
-        let settings = try Self.parse(#"{"flickr": {"extraImageHosts": ["localhost", "images.example.com", "10.1.2.3", "::1"]}, "server": {"port": 8080}}"#)
+        let settings = try Self.parse(
+            #"{"flickr": {"extraImageHosts": ["localhost", "images.example.com", "10.1.2.3", "::1"]}, "server": {"port": 8080}}"#
+        )
         #expect(settings.flickr.extraImageHosts.count == 4)
         #expect(JSONValue.firstDuplicateKey(in: Data(#"{"a": {"b": 1}, "c": {"b": 2}, "d": [{"b": 1}, {"b": 2}], "e": "{\"a\": 1}"}"#.utf8)) == nil)
         #expect(JSONValue.firstDuplicateKey(in: Data(#"{"a": {"b": [1, {"c": 1, "c": 2}]}}"#.utf8)) == "a.b.c")
@@ -143,8 +148,10 @@ struct SettingsTests {
         let fromFlag = try Settings.load(file: file.path, environment: environment, overrides: .init(postgresURL: ""))
         #expect(fromFlag.cluster.postgresURL.isEmpty, "an empty flag turns sharing off")
 
-        for bad in ["postgres://user:SECRET@/backdrop", "postgres://user:SECRET@host/", "postgres://user:SECRET@host/db?sslmode=maybe",
-                    "http://user:SECRET@host/db", "postgres://user:SECRET@host:99999/db"] {
+        for bad in [
+            "postgres://user:SECRET@/backdrop", "postgres://user:SECRET@host/", "postgres://user:SECRET@host/db?sslmode=maybe",
+            "http://user:SECRET@host/db", "postgres://user:SECRET@host:99999/db",
+        ] {
             let error = try #require(throws: ConfigError.self) {
                 try Settings.load(file: file.path, environment: ["BACKDROP_POSTGRES_URL": bad])
             }

@@ -43,7 +43,10 @@ final class StandInFlickr: Sendable {
 
     /// Runs a stand-in around `body`; its successive searches give `answers` (built once its port is known; the last
     /// one repeats).
-    static func run(_ answers: @escaping @Sendable (StandInFlickr) -> [SearchAnswer], _ body: @Sendable (StandInFlickr) async throws -> Void) async throws {
+    static func run(
+        _ answers: @escaping @Sendable (StandInFlickr) -> [SearchAnswer],
+        _ body: @Sendable (StandInFlickr) async throws -> Void
+    ) async throws {
         let box = Mutex<StandInFlickr?>(nil)
         let photo = try Fixtures.bytes("flickr-photo.jpg")
         let router = Router()
@@ -65,8 +68,11 @@ final class StandInFlickr: Sendable {
         router.get("img/:name") { request, context -> Response in
             guard let flickr = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             flickr.record(request)
-            return try await flickr.image(named: context.parameters.require("name"), size: request.uri.queryParameters["size"].map(String.init),
-                                          photo: photo)
+            return try await flickr.image(
+                named: context.parameters.require("name"),
+                size: request.uri.queryParameters["size"].map(String.init),
+                photo: photo
+            )
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
@@ -154,8 +160,10 @@ final class StandInFlickr: Sendable {
     static func declaringHugeSize(_ jpeg: [UInt8]) -> [UInt8] {
         var bytes = jpeg
         if let sof = (0..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) }) {
-            bytes[sof + 5] = UInt8(30000 >> 8); bytes[sof + 6] = UInt8(30000 & 0xFF)
-            bytes[sof + 7] = UInt8(30000 >> 8); bytes[sof + 8] = UInt8(30000 & 0xFF)
+            bytes[sof + 5] = UInt8(30000 >> 8)
+            bytes[sof + 6] = UInt8(30000 & 0xFF)
+            bytes[sof + 7] = UInt8(30000 >> 8)
+            bytes[sof + 8] = UInt8(30000 & 0xFF)
         }
         return bytes
     }
@@ -175,8 +183,14 @@ final class StandInFlickr: Sendable {
         var numbersAsStrings = false
     }
 
-    func result(id: String = "53011111111", image: String = "photo.jpg", title: String = "Harbour at dusk",
-                ownerName: String? = "Ana Photographer", pathAlias: String? = nil, license: Int = 4) -> Result {
+    func result(
+        id: String = "53011111111",
+        image: String = "photo.jpg",
+        title: String = "Harbour at dusk",
+        ownerName: String? = "Ana Photographer",
+        pathAlias: String? = nil,
+        license: Int = 4
+    ) -> Result {
         var result = Result(id: id, ownerName: ownerName, pathAlias: pathAlias, title: title, license: license)
         result.sizes = [
             ("z", self.imageURL(image) + "?size=z", 427, 640),
@@ -198,8 +212,10 @@ final class StandInFlickr: Sendable {
             if let name = r.ownerName { fields.append("\"ownername\":\(Self.quoted(name))") }
             fields.append("\"pathalias\":" + (r.pathAlias.map(Self.quoted) ?? "null"))
             for (label, url, width, height) in r.sizes {
-                fields += ["\"url_\(label)\":\(Self.quoted(url))",  // JSONEncoder writes "\/" as Flickr does
-                           "\"height_\(label)\":\(number(height))", "\"width_\(label)\":\(number(width))"]
+                fields += [
+                    "\"url_\(label)\":\(Self.quoted(url))",  // JSONEncoder writes "\/" as Flickr does
+                    "\"height_\(label)\":\(number(height))", "\"width_\(label)\":\(number(width))",
+                ]
             }
             return "{" + fields.joined(separator: ",") + "}"
         }

@@ -7,30 +7,33 @@ import Testing
 @Suite("Static files")
 struct StaticFileTests {
     /// RFC 9110 section 14, case by case, for a file of 100 bytes (and one of 0).
-    @Test("Range headers", arguments: [
-        ("bytes=0-9", 100, ByteRange.part(0...9)),
-        ("bytes=90-", 100, .part(90...99)),
-        ("bytes=-1", 100, .part(99...99)),          // the last byte, not the first two
-        ("bytes=-10", 100, .part(90...99)),
-        ("bytes=-1000", 100, .part(0...99)),        // a suffix longer than the file: all of it
-        ("bytes=50-1000", 100, .part(50...99)),     // an end past the file is clamped
-        ("bytes=99-99", 100, .part(99...99)),
-        ("bytes=100-", 100, .unsatisfiable),        // the first byte past the end
-        ("bytes=100-200", 100, .unsatisfiable),
-        ("bytes=99999999999999999999-", 100, .unsatisfiable),
-        ("bytes=-0", 100, .unsatisfiable),
-        ("bytes=0-0", 0, .unsatisfiable),           // nothing of an empty file can be sent
-        ("bytes=-5", 0, .unsatisfiable),
-        ("BYTES=0-1", 100, .part(0...1)),           // the unit is case-insensitive
-        (" bytes = 0-1 ", 100, .part(0...1)),
-        ("items=0-5", 100, .whole),                 // an unknown unit is ignored
-        ("bytes=5-2", 100, .whole),                 // an invalid range is ignored
-        ("bytes=a-b", 100, .whole),
-        ("bytes=-", 100, .whole),
-        ("bytes=0-1,5-6", 100, .whole),             // several ranges: the whole file (a multipart answer is optional)
-        ("bytes=+1-2", 100, .whole),
-        ("0-5", 100, .whole),
-    ])
+    @Test(
+        "Range headers",
+        arguments: [
+            ("bytes=0-9", 100, ByteRange.part(0...9)),
+            ("bytes=90-", 100, .part(90...99)),
+            ("bytes=-1", 100, .part(99...99)),  // the last byte, not the first two
+            ("bytes=-10", 100, .part(90...99)),
+            ("bytes=-1000", 100, .part(0...99)),  // a suffix longer than the file: all of it
+            ("bytes=50-1000", 100, .part(50...99)),  // an end past the file is clamped
+            ("bytes=99-99", 100, .part(99...99)),
+            ("bytes=100-", 100, .unsatisfiable),  // the first byte past the end
+            ("bytes=100-200", 100, .unsatisfiable),
+            ("bytes=99999999999999999999-", 100, .unsatisfiable),
+            ("bytes=-0", 100, .unsatisfiable),
+            ("bytes=0-0", 0, .unsatisfiable),  // nothing of an empty file can be sent
+            ("bytes=-5", 0, .unsatisfiable),
+            ("BYTES=0-1", 100, .part(0...1)),  // the unit is case-insensitive
+            (" bytes = 0-1 ", 100, .part(0...1)),
+            ("items=0-5", 100, .whole),  // an unknown unit is ignored
+            ("bytes=5-2", 100, .whole),  // an invalid range is ignored
+            ("bytes=a-b", 100, .whole),
+            ("bytes=-", 100, .whole),
+            ("bytes=0-1,5-6", 100, .whole),  // several ranges: the whole file (a multipart answer is optional)
+            ("bytes=+1-2", 100, .whole),
+            ("0-5", 100, .whole),
+        ]
+    )
     func rangeHeaders(_ header: String, length: Int, expected: ByteRange) {
         #expect(ByteRange(header: header, length: length) == expected)
     }
@@ -134,9 +137,15 @@ extension LiveServerTests {
                 ("a Host with a space", "GET /health HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
                 ("Transfer-Encoding on HTTP/1.0", "GET /health HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
                 ("a body declared over the limit", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n", 413),
-                ("the same expecting 100-continue", "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\nExpect: 100-continue\r\n\r\n", 413),
+                (
+                    "the same expecting 100-continue",
+                    "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\nExpect: 100-continue\r\n\r\n", 413
+                ),
                 ("an unknown expectation", "GET /health HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n", 417),
-                ("100-continue on a route that takes no body", "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n", 200),
+                (
+                    "100-continue on a route that takes no body",
+                    "GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n", 200
+                ),
             ]
             for (name, request, status) in cases {
                 // Each is answered at once and the connection closed: the raw read would time out after 20 s otherwise.

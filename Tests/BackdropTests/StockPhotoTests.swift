@@ -25,12 +25,14 @@ struct StockPhotoTests {
         try Data(small).write(to: folder.appendingPathComponent("042-StockPhoto-320x568.png"))
         try Data(small).write(to: folder.appendingPathComponent("notes.png"))
         try Data("junk".utf8).write(to: folder.appendingPathComponent("1-StockPhoto-320x568.png"))
-        try Data("""
+        try Data(
+            """
             | number | title | author | licence | licence URL | source |
             |---|---|---|---|---|---|
             | 007 | Seven | Ann | CC0 1.0 | https://creativecommons.org/publicdomain/zero/1.0/ | https://example.org/7 |
             | 042 | Forty-two | Bo | CC BY 4.0 | https://creativecommons.org/licenses/by/4.0/ | https://example.org/42 |
-            """.utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
+            """.utf8
+        ).write(to: folder.appendingPathComponent("CREDITS.md"))
         let library = try StockPhotoLibrary.load(folder: folder)
         #expect(library.entries.map(\.number) == [7, 42])
         #expect(library.entries[0].size == PixelSize(width: 64, height: 114))

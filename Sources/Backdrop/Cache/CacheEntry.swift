@@ -85,8 +85,14 @@ struct CacheEntry: Sendable {
         crc = self.crc(bytes[keyEnd..<metaEnd], crc)
         crc = self.crc(bytes[metaEnd...], crc)
         guard crc == header.crc else { return nil }
-        return CacheEntry(kind: header.kind, created: header.created, window: header.window, key: header.key,
-                          meta: Array(bytes[keyEnd..<metaEnd]), payload: Array(bytes[metaEnd...]))
+        return CacheEntry(
+            kind: header.kind,
+            created: header.created,
+            window: header.window,
+            key: header.key,
+            meta: Array(bytes[keyEnd..<metaEnd]),
+            payload: Array(bytes[metaEnd...])
+        )
     }
 
     /// Parses the header and key from the first bytes of a file.
@@ -94,7 +100,7 @@ struct CacheEntry: Sendable {
         guard bytes.count >= self.headerSize, bytes.starts(with: self.magic), let kind = Kind(rawValue: bytes[26]) else { return nil }
         let keyLength = Int(self.read(UInt16.self, bytes, 24))
         guard bytes.count >= self.headerSize + keyLength,
-              let key = String(validating: bytes[self.headerSize..<(self.headerSize + keyLength)], as: UTF8.self)
+            let key = String(validating: bytes[self.headerSize..<(self.headerSize + keyLength)], as: UTF8.self)
         else { return nil }
         let payload = self.read(UInt64.self, bytes, 32)
         guard payload < UInt64(Int.max / 2) else { return nil }

@@ -29,7 +29,8 @@ enum CacheFileIO {
     /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that readers never see part of it.
     /// Returns the file still open for reading.
     static func writeAtomically(_ bytes: [UInt8], to path: String) -> Result<CInt, Problem> {
-        let temporary = (path as NSString).deletingLastPathComponent + "/.tmp-\((path as NSString).lastPathComponent)-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary =
+            (path as NSString).deletingLastPathComponent + "/.tmp-\((path as NSString).lastPathComponent)-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return .failure(.errno) }
         var offset = 0

@@ -14,10 +14,20 @@ struct CacheSweeper: Service {
     /// The disk cache the settings ask for and its sweeper; nil when `cache.folder` is empty (no disk cache).
     static func make(settings: Settings, openFiles: OpenFileBudget, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> CacheSweeper? {
         guard !settings.cache.folder.isEmpty else { return nil }
-        let cache = DiskCache(folder: URL(fileURLWithPath: settings.cache.folder), budgetBytes: settings.cache.maxMB << 20,
-                              maxFiles: settings.cache.effectiveMaxFiles, clock: clock, logger: logger, metrics: metrics, openFiles: openFiles)
-        let policy = CachePolicy(windowSeconds: settings.photos.windowSeconds, renderLifetime: TimeInterval(settings.cache.expirySeconds),
-                                 maxStale: TimeInterval(settings.cache.maxStaleHours * 3600))
+        let cache = DiskCache(
+            folder: URL(fileURLWithPath: settings.cache.folder),
+            budgetBytes: settings.cache.maxMB << 20,
+            maxFiles: settings.cache.effectiveMaxFiles,
+            clock: clock,
+            logger: logger,
+            metrics: metrics,
+            openFiles: openFiles
+        )
+        let policy = CachePolicy(
+            windowSeconds: settings.photos.windowSeconds,
+            renderLifetime: TimeInterval(settings.cache.expirySeconds),
+            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600)
+        )
         return CacheSweeper(cache: cache, policy: policy, interval: .seconds(60), logger: logger)
     }
 

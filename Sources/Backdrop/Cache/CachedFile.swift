@@ -53,10 +53,12 @@ package final class CachedFile: Sendable {
 
     /// Closes the file now (its entry left the cache): no further send uses it.
     func revoke() {
-        guard let descriptor = self.descriptor.withLock({ value -> CInt? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let descriptor = self.descriptor.withLock({ value -> CInt? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         close(descriptor)
         self.budget.release()
     }

@@ -50,8 +50,16 @@ package actor DiskCache {
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
 
-    package init(folder: URL, budgetBytes: Int, maxFiles: Int = .max, clock: any WallClock, logger: Logger,
-                metrics: BackdropMetrics = BackdropMetrics(), openFiles: OpenFileBudget? = nil, thread: DiskIOThread = .shared) {
+    package init(
+        folder: URL,
+        budgetBytes: Int,
+        maxFiles: Int = .max,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics = BackdropMetrics(),
+        openFiles: OpenFileBudget? = nil,
+        thread: DiskIOThread = .shared
+    ) {
         self.folder = folder
         self.budget = budgetBytes
         self.maxFiles = max(1, maxFiles)
@@ -93,8 +101,8 @@ package actor DiskCache {
                 if name.hasPrefix(".tmp-") { CacheFileIO.remove(path) }
                 guard name.hasSuffix(".bdc"), Self.subfolder(of: name) == top else { continue }
                 guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
-                      Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
-                      let allocated = CacheFileIO.allocated(path)
+                    Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
+                    let allocated = CacheFileIO.allocated(path)
                 else {
                     CacheFileIO.remove(path)
                     continue
@@ -105,8 +113,11 @@ package actor DiskCache {
         // Newest first, each as the oldest so far: the oldest file ends least recently used, and every entry used since
         // start stays more recent than all of them.
         for (name, header, allocated) in found.sorted(by: { $0.1.created > $1.1.created }) where self.index[header.key] == nil {
-            self.add(header.key, IndexEntry(kind: header.kind, file: name, size: allocated, created: header.created, window: header.window),
-                     asOldest: true)
+            self.add(
+                header.key,
+                IndexEntry(kind: header.kind, file: name, size: allocated, created: header.created, window: header.window),
+                asOldest: true
+            )
         }
         self.indexRebuilt = true
         self.evict()

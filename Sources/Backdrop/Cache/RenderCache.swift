@@ -39,17 +39,34 @@ package struct RenderCache: Sendable {
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
             if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
-               (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id {
+                (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id
+            {
                 metrics.cache(.hit, kind: "render")
-                return CachedRender(body: entry.payload, format: key.spec.format, photo: key.photo, place: key.place, created: entry.created, file: file)
+                return CachedRender(
+                    body: entry.payload,
+                    format: key.spec.format,
+                    photo: key.photo,
+                    place: key.place,
+                    created: entry.created,
+                    file: file
+                )
             }
             metrics.cache(.miss, kind: "render")
             let body = try await make()
             let created = clock.now()
             var file: CachedFile?
             if let disk, body.count >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
-                file = await disk.write(CacheEntry(kind: .render, created: created, window: key.window.index, key: key.diskKey,
-                                                   meta: [UInt8](meta), payload: body), keepOpen: true)
+                file = await disk.write(
+                    CacheEntry(
+                        kind: .render,
+                        created: created,
+                        window: key.window.index,
+                        key: key.diskKey,
+                        meta: [UInt8](meta),
+                        payload: body
+                    ),
+                    keepOpen: true
+                )
             }
             return CachedRender(body: body, format: key.spec.format, photo: key.photo, place: key.place, created: created, file: file)
         }

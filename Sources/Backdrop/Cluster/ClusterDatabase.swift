@@ -33,8 +33,14 @@ final class ClusterDatabase: Sendable {
         self.timeout = timeout
         self.logger = logger
         self.metrics = metrics
-        var configuration = PostgresClient.Configuration(host: url.host, port: url.port, username: url.username, password: url.password,
-                                                         database: url.database, tls: Self.tls(url.tls))
+        var configuration = PostgresClient.Configuration(
+            host: url.host,
+            port: url.port,
+            username: url.username,
+            password: url.password,
+            database: url.database,
+            tls: Self.tls(url.tls)
+        )
         configuration.options.connectTimeout = timeout
         configuration.options.maximumConnections = 8
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(20))
@@ -50,15 +56,22 @@ final class ClusterDatabase: Sendable {
     func start() async throws {
         let (url, logger, timeout) = (self.url, self.logger, self.timeout)
         do {
-            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.username,
-                                                                 password: url.password, database: url.database,
-                                                                 tls: try Self.connectionTLS(url.tls))
+            var configuration = PostgresConnection.Configuration(
+                host: url.host,
+                port: url.port,
+                username: url.username,
+                password: url.password,
+                database: url.database,
+                tls: try Self.connectionTLS(url.tls)
+            )
             configuration.options.connectTimeout = TimeAmount(timeout)
             let settings = configuration
             try await withDeadline(timeout * 5) {
                 let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: Self.quiet(logger))
                 do {
-                    try await Self.closingOnCancel(connection) { try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger) }
+                    try await Self.closingOnCancel(connection) {
+                        try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
+                    }
                     try await connection.close()
                 } catch {
                     try? await connection.close()
@@ -107,8 +120,12 @@ final class ClusterDatabase: Sendable {
     /// takes too long (counted under `operation`). A query still running at the limit is cancelled by closing its
     /// connection (a frozen server does not heed cancellation); a hung query or broken connection marks the database
     /// down, so that the next requests go on alone at once instead of waiting too.
-    func query<T: Sendable>(_ operation: String, within limit: Duration, marksDown: Bool = true,
-                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async -> T? {
+    func query<T: Sendable>(
+        _ operation: String,
+        within limit: Duration,
+        marksDown: Bool = true,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async -> T? {
         guard limit > .zero else { return nil }
         let client = self.client
         do {
@@ -122,8 +139,10 @@ final class ClusterDatabase: Sendable {
             if Self.isConnectionError(error) || (error is DeadlinePassed && limit >= self.timeout / 2) {
                 if marksDown { self.markDown(error) } else { self.noteOutage(error) }
             } else if !(error is DeadlinePassed) && marksDown {
-                self.logger.warning("a shared-state query failed: going on alone for this request",
-                                    metadata: ["operation": "\(operation)", "error": "\(Self.describe(error))"])
+                self.logger.warning(
+                    "a shared-state query failed: going on alone for this request",
+                    metadata: ["operation": "\(operation)", "error": "\(Self.describe(error))"]
+                )
             } else if !marksDown {
                 self.noteOutage(error)
             }
@@ -132,8 +151,10 @@ final class ClusterDatabase: Sendable {
     }
 
     /// Runs `body` on `connection`, closing the connection if the task is cancelled meanwhile, so that the query ends.
-    private static func closingOnCancel<T: Sendable>(_ connection: PostgresConnection,
-                                                     _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private static func closingOnCancel<T: Sendable>(
+        _ connection: PostgresConnection,
+        _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await withTaskCancellationHandler {
             try await body(connection)
         } onCancel: {
@@ -171,8 +192,10 @@ final class ClusterDatabase: Sendable {
             return !state.outageLogged
         }
         guard first else { return }
-        self.logger.warning("PostgreSQL cannot be reached: working alone on a conservative share of the Flickr budget until it is back",
-                            metadata: ["database": "\(self.url)", "error": "\(Self.describe(error))"])
+        self.logger.warning(
+            "PostgreSQL cannot be reached: working alone on a conservative share of the Flickr budget until it is back",
+            metadata: ["database": "\(self.url)", "error": "\(Self.describe(error))"]
+        )
     }
 
     /// Returns after `interval`, or as soon as the database is marked down, or on cancellation.

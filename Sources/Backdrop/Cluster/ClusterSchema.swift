@@ -22,128 +22,128 @@ enum ClusterSchema {
     static let newerSchemaState = "BD001"
 
     static let migration = """
-    DO $migrate$
-    DECLARE
-        have integer;
-    BEGIN
-        PERFORM pg_advisory_xact_lock(7310571124518923);
-        IF to_regclass('backdrop_schema') IS NULL THEN
-            CREATE TABLE backdrop_schema (version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now());
-        END IF;
-        SELECT max(version) INTO have FROM backdrop_schema;
-        have := coalesce(have, 0);
-        IF have > \(version) THEN
-            RAISE EXCEPTION 'the database holds Backdrop schema version %, newer than this Backdrop''s (\(version))', have
-                USING ERRCODE = '\(newerSchemaState)';
-        END IF;
-        IF have < 1 THEN
-            CREATE TABLE backdrop_keys (
-                key_hash text PRIMARY KEY,
-                rejected_until timestamptz
-            );
-            CREATE TABLE backdrop_calls (
-                key_hash text NOT NULL,
-                minute bigint NOT NULL,
-                calls integer NOT NULL,
-                PRIMARY KEY (key_hash, minute)
-            );
-            CREATE TABLE backdrop_cells (
-                key_hash text NOT NULL,
-                cell text NOT NULL,
-                window_index bigint NOT NULL,
-                state text NOT NULL CHECK (state IN ('searching', 'done', 'failed')),
-                holder text,
-                lease_until timestamptz,
-                retry_after timestamptz,
-                result jsonb,
-                updated timestamptz NOT NULL,
-                PRIMARY KEY (key_hash, cell, window_index)
-            );
-            CREATE INDEX backdrop_cells_window ON backdrop_cells (window_index);
+        DO $migrate$
+        DECLARE
+            have integer;
+        BEGIN
+            PERFORM pg_advisory_xact_lock(7310571124518923);
+            IF to_regclass('backdrop_schema') IS NULL THEN
+                CREATE TABLE backdrop_schema (version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now());
+            END IF;
+            SELECT max(version) INTO have FROM backdrop_schema;
+            have := coalesce(have, 0);
+            IF have > \(version) THEN
+                RAISE EXCEPTION 'the database holds Backdrop schema version %, newer than this Backdrop''s (\(version))', have
+                    USING ERRCODE = '\(newerSchemaState)';
+            END IF;
+            IF have < 1 THEN
+                CREATE TABLE backdrop_keys (
+                    key_hash text PRIMARY KEY,
+                    rejected_until timestamptz
+                );
+                CREATE TABLE backdrop_calls (
+                    key_hash text NOT NULL,
+                    minute bigint NOT NULL,
+                    calls integer NOT NULL,
+                    PRIMARY KEY (key_hash, minute)
+                );
+                CREATE TABLE backdrop_cells (
+                    key_hash text NOT NULL,
+                    cell text NOT NULL,
+                    window_index bigint NOT NULL,
+                    state text NOT NULL CHECK (state IN ('searching', 'done', 'failed')),
+                    holder text,
+                    lease_until timestamptz,
+                    retry_after timestamptz,
+                    result jsonb,
+                    updated timestamptz NOT NULL,
+                    PRIMARY KEY (key_hash, cell, window_index)
+                );
+                CREATE INDEX backdrop_cells_window ON backdrop_cells (window_index);
 
-            CREATE FUNCTION backdrop_take_call(k text, per_hour integer) RETURNS integer LANGUAGE plpgsql AS $fn$
-            DECLARE
-                used bigint;
-                this_minute bigint := floor(extract(epoch FROM clock_timestamp()) / 60);
-            BEGIN
-                INSERT INTO backdrop_keys (key_hash) VALUES (k) ON CONFLICT DO NOTHING;
-                PERFORM 1 FROM backdrop_keys WHERE key_hash = k FOR UPDATE;
-                SELECT coalesce(sum(calls), 0) INTO used FROM backdrop_calls WHERE key_hash = k AND minute >= this_minute - 60;
-                IF used >= per_hour THEN
-                    RETURN -1;
-                END IF;
-                INSERT INTO backdrop_calls (key_hash, minute, calls) VALUES (k, this_minute, 1)
-                    ON CONFLICT (key_hash, minute) DO UPDATE SET calls = backdrop_calls.calls + 1;
-                RETURN per_hour - used - 1;
-            END
-            $fn$;
+                CREATE FUNCTION backdrop_take_call(k text, per_hour integer) RETURNS integer LANGUAGE plpgsql AS $fn$
+                DECLARE
+                    used bigint;
+                    this_minute bigint := floor(extract(epoch FROM clock_timestamp()) / 60);
+                BEGIN
+                    INSERT INTO backdrop_keys (key_hash) VALUES (k) ON CONFLICT DO NOTHING;
+                    PERFORM 1 FROM backdrop_keys WHERE key_hash = k FOR UPDATE;
+                    SELECT coalesce(sum(calls), 0) INTO used FROM backdrop_calls WHERE key_hash = k AND minute >= this_minute - 60;
+                    IF used >= per_hour THEN
+                        RETURN -1;
+                    END IF;
+                    INSERT INTO backdrop_calls (key_hash, minute, calls) VALUES (k, this_minute, 1)
+                        ON CONFLICT (key_hash, minute) DO UPDATE SET calls = backdrop_calls.calls + 1;
+                    RETURN per_hour - used - 1;
+                END
+                $fn$;
 
-            CREATE FUNCTION backdrop_claim(k text, c text, w bigint, who text, lease double precision)
-            RETURNS TABLE (outcome text, result text, wait_seconds double precision) LANGUAGE plpgsql AS $fn$
-            DECLARE
-                now_at timestamptz := clock_timestamp();
-                cell_row backdrop_cells%ROWTYPE;
-            BEGIN
-                IF EXISTS (SELECT 1 FROM backdrop_keys WHERE key_hash = k AND rejected_until > now_at) THEN
-                    RETURN QUERY SELECT 'key_rejected'::text, NULL::text, 0::double precision;
-                    RETURN;
-                END IF;
-                INSERT INTO backdrop_cells (key_hash, cell, window_index, state, holder, lease_until, updated)
-                    VALUES (k, c, w, 'searching', who, now_at + lease * interval '1 second', now_at)
-                    ON CONFLICT DO NOTHING;
-                IF FOUND THEN
+                CREATE FUNCTION backdrop_claim(k text, c text, w bigint, who text, lease double precision)
+                RETURNS TABLE (outcome text, result text, wait_seconds double precision) LANGUAGE plpgsql AS $fn$
+                DECLARE
+                    now_at timestamptz := clock_timestamp();
+                    cell_row backdrop_cells%ROWTYPE;
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM backdrop_keys WHERE key_hash = k AND rejected_until > now_at) THEN
+                        RETURN QUERY SELECT 'key_rejected'::text, NULL::text, 0::double precision;
+                        RETURN;
+                    END IF;
+                    INSERT INTO backdrop_cells (key_hash, cell, window_index, state, holder, lease_until, updated)
+                        VALUES (k, c, w, 'searching', who, now_at + lease * interval '1 second', now_at)
+                        ON CONFLICT DO NOTHING;
+                    IF FOUND THEN
+                        RETURN QUERY SELECT 'claimed'::text, NULL::text, 0::double precision;
+                        RETURN;
+                    END IF;
+                    SELECT * INTO cell_row FROM backdrop_cells WHERE key_hash = k AND cell = c AND window_index = w FOR UPDATE;
+                    IF cell_row.state = 'done' THEN
+                        RETURN QUERY SELECT 'done'::text, cell_row.result::text, 0::double precision;
+                        RETURN;
+                    ELSIF cell_row.state = 'failed' AND cell_row.retry_after > now_at THEN
+                        RETURN QUERY SELECT 'failing'::text, NULL::text, extract(epoch FROM cell_row.retry_after - now_at)::double precision;
+                        RETURN;
+                    ELSIF cell_row.state = 'searching' AND cell_row.holder IS DISTINCT FROM who AND cell_row.lease_until > now_at THEN
+                        RETURN QUERY SELECT 'wait'::text, NULL::text, extract(epoch FROM cell_row.lease_until - now_at)::double precision;
+                        RETURN;
+                    END IF;
+                    UPDATE backdrop_cells SET state = 'searching', holder = who, lease_until = now_at + lease * interval '1 second',
+                        retry_after = NULL, updated = now_at
+                        WHERE key_hash = k AND cell = c AND window_index = w;
                     RETURN QUERY SELECT 'claimed'::text, NULL::text, 0::double precision;
-                    RETURN;
-                END IF;
-                SELECT * INTO cell_row FROM backdrop_cells WHERE key_hash = k AND cell = c AND window_index = w FOR UPDATE;
-                IF cell_row.state = 'done' THEN
-                    RETURN QUERY SELECT 'done'::text, cell_row.result::text, 0::double precision;
-                    RETURN;
-                ELSIF cell_row.state = 'failed' AND cell_row.retry_after > now_at THEN
-                    RETURN QUERY SELECT 'failing'::text, NULL::text, extract(epoch FROM cell_row.retry_after - now_at)::double precision;
-                    RETURN;
-                ELSIF cell_row.state = 'searching' AND cell_row.holder IS DISTINCT FROM who AND cell_row.lease_until > now_at THEN
-                    RETURN QUERY SELECT 'wait'::text, NULL::text, extract(epoch FROM cell_row.lease_until - now_at)::double precision;
-                    RETURN;
-                END IF;
-                UPDATE backdrop_cells SET state = 'searching', holder = who, lease_until = now_at + lease * interval '1 second',
-                    retry_after = NULL, updated = now_at
-                    WHERE key_hash = k AND cell = c AND window_index = w;
-                RETURN QUERY SELECT 'claimed'::text, NULL::text, 0::double precision;
-            END
-            $fn$;
+                END
+                $fn$;
 
-            CREATE FUNCTION backdrop_publish(k text, c text, w bigint, finding jsonb) RETURNS text LANGUAGE plpgsql AS $fn$
-            DECLARE
-                now_at timestamptz := clock_timestamp();
-            BEGIN
-                INSERT INTO backdrop_cells (key_hash, cell, window_index, state, result, updated)
-                    VALUES (k, c, w, 'done', finding, now_at)
-                    ON CONFLICT (key_hash, cell, window_index) DO UPDATE
-                    SET state = 'done', holder = NULL, lease_until = NULL, retry_after = NULL, result = EXCLUDED.result, updated = now_at
-                    WHERE backdrop_cells.state <> 'done';
-                UPDATE backdrop_keys SET rejected_until = NULL WHERE key_hash = k AND rejected_until IS NOT NULL;
-                RETURN (SELECT result::text FROM backdrop_cells WHERE key_hash = k AND cell = c AND window_index = w);
-            END
-            $fn$;
+                CREATE FUNCTION backdrop_publish(k text, c text, w bigint, finding jsonb) RETURNS text LANGUAGE plpgsql AS $fn$
+                DECLARE
+                    now_at timestamptz := clock_timestamp();
+                BEGIN
+                    INSERT INTO backdrop_cells (key_hash, cell, window_index, state, result, updated)
+                        VALUES (k, c, w, 'done', finding, now_at)
+                        ON CONFLICT (key_hash, cell, window_index) DO UPDATE
+                        SET state = 'done', holder = NULL, lease_until = NULL, retry_after = NULL, result = EXCLUDED.result, updated = now_at
+                        WHERE backdrop_cells.state <> 'done';
+                    UPDATE backdrop_keys SET rejected_until = NULL WHERE key_hash = k AND rejected_until IS NOT NULL;
+                    RETURN (SELECT result::text FROM backdrop_cells WHERE key_hash = k AND cell = c AND window_index = w);
+                END
+                $fn$;
 
-            CREATE FUNCTION backdrop_fail(k text, c text, w bigint, who text, backoff double precision) RETURNS void
-            LANGUAGE sql AS $fn$
-                UPDATE backdrop_cells SET state = 'failed', holder = NULL, lease_until = NULL,
-                    retry_after = clock_timestamp() + backoff * interval '1 second', updated = clock_timestamp()
-                    WHERE key_hash = k AND cell = c AND window_index = w AND state = 'searching' AND holder = who;
-            $fn$;
+                CREATE FUNCTION backdrop_fail(k text, c text, w bigint, who text, backoff double precision) RETURNS void
+                LANGUAGE sql AS $fn$
+                    UPDATE backdrop_cells SET state = 'failed', holder = NULL, lease_until = NULL,
+                        retry_after = clock_timestamp() + backoff * interval '1 second', updated = clock_timestamp()
+                        WHERE key_hash = k AND cell = c AND window_index = w AND state = 'searching' AND holder = who;
+                $fn$;
 
-            CREATE FUNCTION backdrop_reject_key(k text, seconds double precision) RETURNS void LANGUAGE sql AS $fn$
-                INSERT INTO backdrop_keys (key_hash, rejected_until) VALUES (k, clock_timestamp() + seconds * interval '1 second')
-                    ON CONFLICT (key_hash) DO UPDATE SET rejected_until = EXCLUDED.rejected_until;
-            $fn$;
+                CREATE FUNCTION backdrop_reject_key(k text, seconds double precision) RETURNS void LANGUAGE sql AS $fn$
+                    INSERT INTO backdrop_keys (key_hash, rejected_until) VALUES (k, clock_timestamp() + seconds * interval '1 second')
+                        ON CONFLICT (key_hash) DO UPDATE SET rejected_until = EXCLUDED.rejected_until;
+                $fn$;
 
-            INSERT INTO backdrop_schema (version) VALUES (1);
-        END IF;
-    END
-    $migrate$
-    """
+                INSERT INTO backdrop_schema (version) VALUES (1);
+            END IF;
+        END
+        $migrate$
+        """
 
     /// Deletes budget slots older than any hour that counts.
     static let cleanupCalls = "DELETE FROM backdrop_calls WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60) - 61"

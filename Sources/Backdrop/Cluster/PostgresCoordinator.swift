@@ -22,15 +22,22 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     let metrics: BackdropMetrics
 
     init(url: PostgresURL, settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws {
-        self.database = try ClusterDatabase(url: url, timeout: .milliseconds(Int64(settings.cluster.timeoutSeconds * 1000)), logger: logger,
-                                            metrics: metrics)
+        self.database = try ClusterDatabase(
+            url: url,
+            timeout: .milliseconds(Int64(settings.cluster.timeoutSeconds * 1000)),
+            logger: logger,
+            metrics: metrics
+        )
         self.keyHash = String(StableHash.of("flickr-api-key/\(settings.flickr.apiKey)"), radix: 16)
         self.holder = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: 0...UInt32.max))"
         self.callsPerHour = settings.flickr.callsPerHour
         self.leaseSeconds = settings.cluster.leaseSeconds
         self.windowSeconds = settings.photos.windowSeconds
-        self.alone = LocalCoordinator(callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas), clock: clock,
-                                      metrics: metrics)
+        self.alone = LocalCoordinator(
+            callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas),
+            clock: clock,
+            metrics: metrics
+        )
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -123,13 +130,19 @@ struct PostgresSharing: CellSharing {
     func publishFailure(for key: CellWindow, backoff: Double) async {
         let query = ClusterSchema.fail(key: self.coordinator.keyHash, key, holder: self.coordinator.holder, backoff: backoff)
         let logger = self.logger
-        _ = await self.query("fail") { try await $0.query(query, logger: logger); return true }
+        _ = await self.query("fail") {
+            try await $0.query(query, logger: logger)
+            return true
+        }
     }
 
     func publishKeyRejected(retryAfter: Double) async {
         let query = ClusterSchema.rejectKey(key: self.coordinator.keyHash, seconds: retryAfter)
         let logger = self.logger
-        _ = await self.query("reject_key") { try await $0.query(query, logger: logger); return true }
+        _ = await self.query("reject_key") {
+            try await $0.query(query, logger: logger)
+            return true
+        }
     }
 
     /// `body` on the database within what is left of the request's allowance; nil when the database is down, the

@@ -41,7 +41,9 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         var tls = TLSMode.prefer
         for item in components.queryItems ?? [] {
             guard item.name == "sslmode", let value = item.value, let mode = TLSMode(rawValue: value) else {
-                throw Invalid(description: "the only option understood is sslmode=disable|prefer|require|verify-full, got \(item.name) in \(Self.mask(text))")
+                throw Invalid(
+                    description: "the only option understood is sslmode=disable|prefer|require|verify-full, got \(item.name) in \(Self.mask(text))"
+                )
             }
             tls = mode
         }
@@ -61,7 +63,8 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// `text` with whatever stands between `user:` and `@` replaced, for messages about URLs that did not parse.
     static func mask(_ text: String) -> String {
         guard let scheme = text.range(of: "://"), let at = text.range(of: "@", options: .backwards),
-              scheme.upperBound < at.lowerBound else { return text.contains("@") ? "(a URL whose password is not shown)" : text }
+            scheme.upperBound < at.lowerBound
+        else { return text.contains("@") ? "(a URL whose password is not shown)" : text }
         let credentials = text[scheme.upperBound..<at.lowerBound]
         guard let colon = credentials.firstIndex(of: ":") else { return text }
         return text.replacingCharacters(in: credentials.index(after: colon)..<at.lowerBound, with: "****")

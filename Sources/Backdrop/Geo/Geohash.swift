@@ -13,10 +13,13 @@ package struct Geohash: Sendable, Hashable, CustomStringConvertible {
         var longitudeRange = (-180.0, 180.0)
         var characters = [UInt8]()
         characters.reserveCapacity(precision)
-        var bits = 0, bitCount = 0, evenBit = true
+        var bits = 0
+        var bitCount = 0
+        var evenBit = true
         while characters.count < precision {
             // Bits alternate between longitude and latitude, longitude first.
-            let upper = evenBit
+            let upper =
+                evenBit
                 ? Self.narrow(&longitudeRange, upper: longitude >= (longitudeRange.0 + longitudeRange.1) / 2)
                 : Self.narrow(&latitudeRange, upper: latitude >= (latitudeRange.0 + latitudeRange.1) / 2)
             bits = bits << 1 | (upper ? 1 : 0)

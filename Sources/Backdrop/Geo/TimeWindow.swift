@@ -27,4 +27,3 @@ package struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { "\(self.index)" }
 }
-

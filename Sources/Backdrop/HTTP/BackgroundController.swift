@@ -26,10 +26,21 @@ package struct BackgroundController: Sendable {
     let clients: ClientAddress
     let metrics: BackdropMetrics
 
-    package init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock,
-                geohashPrecision: Int, windowSeconds: Int, fallbackMaxAge: Int?, staleWhileRevalidate: Int = 0, defaults: RenderSpec,
-                upstreamDeadline: Duration = .seconds(10), clients: ClientAddress = ClientAddress(trustedProxies: []),
-                previewsMemory: Int = 8 << 20, metrics: BackdropMetrics = BackdropMetrics()) {
+    package init(
+        photos: any PhotoSource,
+        renderer: Renderer,
+        renders: RenderCache,
+        clock: any WallClock,
+        geohashPrecision: Int,
+        windowSeconds: Int,
+        fallbackMaxAge: Int?,
+        staleWhileRevalidate: Int = 0,
+        defaults: RenderSpec,
+        upstreamDeadline: Duration = .seconds(10),
+        clients: ClientAddress = ClientAddress(trustedProxies: []),
+        previewsMemory: Int = 8 << 20,
+        metrics: BackdropMetrics = BackdropMetrics()
+    ) {
         // + the placeholders, about 60 bytes, and the entry's own keeping
         self.previews = MemoryLRU(budget: previewsMemory, maxEntries: max(1, previewsMemory / 2048)) { $0.webp.count + 1024 + 128 }
         self.photos = photos
@@ -48,13 +59,21 @@ package struct BackgroundController: Sendable {
 
     /// The controller as the settings describe it.
     init(settings: Settings, photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock, metrics: BackdropMetrics) {
-        self.init(photos: photos, renderer: renderer, renders: renders, clock: clock, geohashPrecision: settings.photos.geohashPrecision,
-                  windowSeconds: settings.photos.windowSeconds,
-                  fallbackMaxAge: photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
-                  staleWhileRevalidate: settings.cache.staleWhileRevalidateSeconds, defaults: settings.renderDefaults,
-                  upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
-                  clients: ClientAddress(trustedProxies: settings.server.trustedProxies), previewsMemory: settings.cache.previewsMemoryMB << 20,
-                  metrics: metrics)
+        self.init(
+            photos: photos,
+            renderer: renderer,
+            renders: renders,
+            clock: clock,
+            geohashPrecision: settings.photos.geohashPrecision,
+            windowSeconds: settings.photos.windowSeconds,
+            fallbackMaxAge: photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
+            staleWhileRevalidate: settings.cache.staleWhileRevalidateSeconds,
+            defaults: settings.renderDefaults,
+            upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
+            clients: ClientAddress(trustedProxies: settings.server.trustedProxies),
+            previewsMemory: settings.cache.previewsMemoryMB << 20,
+            metrics: metrics
+        )
     }
 
     package func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
@@ -68,8 +87,13 @@ package struct BackgroundController: Sendable {
         let spec = query.spec.with(format: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let render = try await self.render(place: query.place, window: window, spec: spec,
-                                           for: self.client(context.remoteAddress, request.headers), logger: context.logger)
+        let render = try await self.render(
+            place: query.place,
+            window: window,
+            spec: spec,
+            for: self.client(context.remoteAddress, request.headers),
+            logger: context.logger
+        )
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
         headers[BackdropHeaders.link] = "<\(CellURL.path(place: query.place, spec: spec, defaults: self.defaults))>; rel=\"canonical\""
@@ -87,16 +111,24 @@ package struct BackgroundController: Sendable {
     /// The format `Accept` chooses (see ``FormatNegotiation``); a 406 when it accepts none of them.
     static func negotiatedFormat(_ headers: HTTPFields) throws(APIError) -> OutputFormat {
         guard let format = FormatNegotiation.choose(accept: headers[.accept]) else {
-            throw APIError(status: .notAcceptable,
-                           message: "no acceptable image type: /background answers \(OutputFormat.preference.map(\.mediaType).joined(separator: ", ")); send Accept with one of them or */*, or give format",
-                           headers: [.vary: "Accept"])
+            throw APIError(
+                status: .notAcceptable,
+                message:
+                    "no acceptable image type: /background answers \(OutputFormat.preference.map(\.mediaType).joined(separator: ", ")); send Accept with one of them or */*, or give format",
+                headers: [.vary: "Accept"]
+            )
         }
         return format
     }
 
     /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
-    func render(place: Place, window: TimeWindow, spec: RenderSpec, for client: @escaping @Sendable () -> RenderClient = { .unknown },
-                logger: Logger) async throws -> CachedRender {
+    func render(
+        place: Place,
+        window: TimeWindow,
+        spec: RenderSpec,
+        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        logger: Logger
+    ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
             await self.renders.cached(key(photo))
@@ -107,8 +139,14 @@ package struct BackgroundController: Sendable {
 
     /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
     /// renders (see ``produce(place:window:logger:cached:make:)``).
-    func preview(place: Place, window: TimeWindow, size: PixelSize, style: EffectStyle,
-                 for client: @escaping @Sendable () -> RenderClient = { .unknown }, logger: Logger) async throws -> BlurredPreview {
+    func preview(
+        place: Place,
+        window: TimeWindow,
+        size: PixelSize,
+        style: EffectStyle,
+        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        logger: Logger
+    ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce(place: place, window: window, logger: logger) { photo in
@@ -124,9 +162,13 @@ package struct BackgroundController: Sendable {
     /// deadline; past it, from the source's fallback photo (stale or stock, which needs no upstream call). Something
     /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
     /// request, about a sixth of a cache hit's time).
-    private func produce<Made: Sendable>(place: Place, window: TimeWindow, logger: Logger,
-                                         cached: (SourcePhoto) async -> Made?,
-                                         make: @escaping @Sendable (SourcePhoto) async throws -> Made) async throws -> Made {
+    private func produce<Made: Sendable>(
+        place: Place,
+        window: TimeWindow,
+        logger: Logger,
+        cached: (SourcePhoto) async -> Made?,
+        make: @escaping @Sendable (SourcePhoto) async throws -> Made
+    ) async throws -> Made {
         if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
             return hit
         }
@@ -147,14 +189,18 @@ package struct BackgroundController: Sendable {
 
     /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded is reported to
     /// the source, which offers another (once) and then a stock photo.
-    private func produceFromChosen<Made: Sendable>(place: Place, window: TimeWindow, logger: Logger,
-                                                   make: @Sendable (SourcePhoto) async throws -> Made) async throws -> Made {
+    private func produceFromChosen<Made: Sendable>(
+        place: Place,
+        window: TimeWindow,
+        logger: Logger,
+        make: @Sendable (SourcePhoto) async throws -> Made
+    ) async throws -> Made {
         var photo = try await self.photos.photo(for: place, in: window)
         var failures = 0
         while true {
             do {
                 return try await make(photo)
-            } catch where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
+            } catch  where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
                 failures += 1
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
                 await self.photos.markUnusable(photo, place: place, window: window)
@@ -189,7 +235,8 @@ package struct BackgroundController: Sendable {
     private func cacheControl(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> String {
         let left = window.secondsLeft(at: now)
         guard self.isCapped(photo), let cap = self.fallbackMaxAge else {
-            return self.staleWhileRevalidate > 0 ? "public, max-age=\(left), stale-while-revalidate=\(self.staleWhileRevalidate)" : "public, max-age=\(left)"
+            return self.staleWhileRevalidate > 0
+                ? "public, max-age=\(left), stale-while-revalidate=\(self.staleWhileRevalidate)" : "public, max-age=\(left)"
         }
         return "public, max-age=\(min(left, cap))"
     }
@@ -205,18 +252,30 @@ package struct BackgroundController: Sendable {
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let preview = try await self.preview(place: place, window: window, size: spec.size, style: spec.style,
-                                             for: self.client(context.remoteAddress, request.headers), logger: context.logger)
+        let preview = try await self.preview(
+            place: place,
+            window: window,
+            size: spec.size,
+            style: spec.style,
+            for: self.client(context.remoteAddress, request.headers),
+            logger: context.logger
+        )
         let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
         let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png
         let images = BackgroundInfo.Images(format: format, preview: preview) { format, blur in
-            CellURL.path(place: place, spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
-                         defaults: self.defaults)
+            CellURL.path(
+                place: place,
+                spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
+                defaults: self.defaults
+            )
         }
         var headers = BackdropHeaders.attribution(of: photo, place: place)
         headers[.vary] = "Accept"
-        return try .json(BackgroundInfo(photo: photo, place: place, window: window, now: now, images: images),
-                         headers: headers, cacheControl: self.cacheControl(photo, window: window, now: now))
+        return try .json(
+            BackgroundInfo(photo: photo, place: place, window: window, now: now, images: images),
+            headers: headers,
+            cacheControl: self.cacheControl(photo, window: window, now: now)
+        )
     }
 }

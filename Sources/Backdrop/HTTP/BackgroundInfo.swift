@@ -46,9 +46,11 @@ struct BackgroundInfo: Encodable {
             self.thumbHash = preview.placeholders.thumbHash
             self.blurHash = preview.placeholders.blurHash
             self.color = preview.placeholders.color
-            self.formats = Dictionary(uniqueKeysWithValues: OutputFormat.allCases.map {
-                ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
-            })
+            self.formats = Dictionary(
+                uniqueKeysWithValues: OutputFormat.allCases.map {
+                    ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
+                }
+            )
         }
     }
 

@@ -35,8 +35,10 @@ package struct BackgroundQuery: Sendable, Equatable {
         let width = try parameters["width"].map { text throws(APIError) in try Self.side(text, name: "width") } ?? defaults.size.width
         let height = try parameters["height"].map { text throws(APIError) in try Self.side(text, name: "height") } ?? defaults.size.height
         guard width * height <= BackgroundLimits.maxPixels else {
-            throw .badParameter(parameters["width"] != nil ? "width" : "height",
-                                "width x height must be at most \(BackgroundLimits.maxPixels) pixels, got \(width)x\(height)")
+            throw .badParameter(
+                parameters["width"] != nil ? "width" : "height",
+                "width x height must be at most \(BackgroundLimits.maxPixels) pixels, got \(width)x\(height)"
+            )
         }
         var style = defaults.style
         if let text = parameters["style"] {
@@ -55,7 +57,10 @@ package struct BackgroundQuery: Sendable, Equatable {
         }
         guard coordinate == nil else { throw .badParameter("cell", "give either cell or lat and lon, not both") }
         guard text.utf8.count == precision, let cell = Geohash(text) else {
-            throw .badParameter("cell", "must be a geohash of \(precision) characters from \"0123456789bcdefghjkmnpqrstuvwxyz\", got \"\(String(text.prefix(32)))\"")
+            throw .badParameter(
+                "cell",
+                "must be a geohash of \(precision) characters from \"0123456789bcdefghjkmnpqrstuvwxyz\", got \"\(String(text.prefix(32)))\""
+            )
         }
         return .cell(cell)
     }
@@ -64,7 +69,10 @@ package struct BackgroundQuery: Sendable, Equatable {
     static func format(_ parameters: QueryParameters) throws(APIError) -> OutputFormat? {
         guard let text = parameters["format"] else { return nil }
         guard let format = OutputFormat(rawValue: text) else {
-            throw .badParameter("format", "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(String(text.prefix(32)))\"")
+            throw .badParameter(
+                "format",
+                "must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(String(text.prefix(32)))\""
+            )
         }
         return format
     }
@@ -109,10 +117,11 @@ package struct BackgroundQuery: Sendable, Equatable {
             rest = rest[..<e]
         }
         let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
         let isDigits = { (part: Substring) in part.utf8.allSatisfy { (48...57).contains($0) } }
         guard text.utf8.count <= 32, !(whole.isEmpty && fraction.isEmpty), isDigits(whole), isDigits(fraction),
-              let value = Double("\(sign)\(whole.isEmpty ? "0" : whole).\(fraction.isEmpty ? "0" : fraction)\(exponent)"), value.isFinite
+            let value = Double("\(sign)\(whole.isEmpty ? "0" : whole).\(fraction.isEmpty ? "0" : fraction)\(exponent)"), value.isFinite
         else { throw Self.notANumber(text, name) }
         return value
     }
@@ -126,7 +135,10 @@ package struct BackgroundQuery: Sendable, Equatable {
             throw .badParameter(name, "must be a whole number of pixels, got \"\(String(text.prefix(32)))\"")
         }
         guard BackgroundLimits.sideRange.contains(value) else {
-            throw .badParameter(name, "must be between \(BackgroundLimits.sideRange.lowerBound) and \(BackgroundLimits.sideRange.upperBound), got \(value)")
+            throw .badParameter(
+                name,
+                "must be between \(BackgroundLimits.sideRange.lowerBound) and \(BackgroundLimits.sideRange.upperBound), got \(value)"
+            )
         }
         return value
     }

@@ -24,7 +24,8 @@ enum ByteRange: Equatable {
             self = .whole  // several ranges (a multipart answer is optional: the whole file is the simpler correct one)
             return
         }
-        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        let first = spec[..<dash]
+        let last = spec[spec.index(after: dash)...]
         guard first.allSatisfy(\.isASCIIDigit), last.allSatisfy(\.isASCIIDigit), !(first.isEmpty && last.isEmpty) else {
             self = .whole
             return

@@ -81,7 +81,7 @@ package enum CORSOrigins: Sendable, Equatable {
         let authority = parts[1]
         let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard !host[0].isEmpty, Settings.isHostName(String(host[0])) || host[0].hasPrefix("["),
-              host.count == 1 || (host[1].allSatisfy(\.isNumber) && !host[1].isEmpty && Int(host[1]).map { (1...65535).contains($0) } == true)
+            host.count == 1 || (host[1].allSatisfy(\.isNumber) && !host[1].isEmpty && Int(host[1]).map { (1...65535).contains($0) } == true)
         else { return nil }
         return entry.lowercased()
     }

@@ -1,9 +1,10 @@
+import HTTPTypes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPTypes
 
 /// Tells clients apart for the render queue's turns (``RenderGate``): the peer's IP address, or, when the peer is a
 /// proxy named in `server.trustedProxies`, the address that proxy says it serves (`X-Real-IP`, else the last entry of

@@ -10,8 +10,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             return error.response()
         } catch let busy as RenderBusy {
-            return APIError(status: .serviceUnavailable, message: "too many renders in progress, try again shortly",
-                            headers: [.retryAfter: String(busy.retryAfter)]).response()
+            return APIError(
+                status: .serviceUnavailable,
+                message: "too many renders in progress, try again shortly",
+                headers: [.retryAfter: String(busy.retryAfter)]
+            ).response()
         } catch is CancellationError where Task.isCancelled {
             // The client went while its request was in flight (see BackdropHTTP1Channel): nobody reads this answer.
             // It is logged and counted as nginx does, 499.
@@ -25,7 +28,6 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
-
 
 extension HTTPResponse.Status {
     /// nginx's status for a request whose client closed the connection before the answer (never sent).

@@ -73,8 +73,9 @@ enum FormatNegotiation {
     }
 
     private static func isToken(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (48...57).contains(byte) || (97...122).contains(byte) || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (97...122).contains(byte) || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            }
     }
 }

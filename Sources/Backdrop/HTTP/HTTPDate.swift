@@ -26,7 +26,7 @@ enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let fields = text.split(separator: " ")
         guard fields.count == 6, fields[5] == "GMT", let day = Int(fields[1]), let month = self.months.firstIndex(of: String(fields[2])),
-              let year = Int(fields[3])
+            let year = Int(fields[3])
         else { return nil }
         let time = fields[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])

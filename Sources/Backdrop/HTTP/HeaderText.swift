@@ -26,10 +26,10 @@ package enum HeaderText {
     }
 }
 
-private extension String {
-    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - self.count)) + self }
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - self.count)) + self }
 
-    func trimmingSpaces() -> String {
+    fileprivate func trimmingSpaces() -> String {
         var scalars = Substring(self)
         while scalars.first == " " { scalars = scalars.dropFirst() }
         while scalars.last == " " { scalars = scalars.dropLast() }

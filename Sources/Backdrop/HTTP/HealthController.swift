@@ -22,8 +22,14 @@ package struct HealthController: Sendable {
 
     package func addRoutes(to router: Router<some RequestContext>) {
         router.get(Route.health.routerPath) { _, _ in
-            try Response.json(Body(status: "ok", version: Backdrop.version, stockPhotos: self.stock.library.entries.count,
-                                   cluster: await self.cluster.status))
+            try Response.json(
+                Body(
+                    status: "ok",
+                    version: Backdrop.version,
+                    stockPhotos: self.stock.library.entries.count,
+                    cluster: await self.cluster.status
+                )
+            )
         }
     }
 }

@@ -4,8 +4,11 @@ import Hummingbird
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let route = Route(path: request.uri.path), !route.methods.contains(request.method) {
-            throw APIError(status: .methodNotAllowed, message: "\(request.method.rawValue) is not allowed here",
-                           headers: [.allow: route.methods.map(\.rawValue).joined(separator: ", ")])
+            throw APIError(
+                status: .methodNotAllowed,
+                message: "\(request.method.rawValue) is not allowed here",
+                headers: [.allow: route.methods.map(\.rawValue).joined(separator: ", ")]
+            )
         }
         return try await next(request, context)
     }

@@ -9,7 +9,9 @@ struct MetricsController: Sendable {
             let text = self.metrics.exposition()
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .contentLength: String(text.utf8.count), .cacheControl: "no-store"],
+                headers: [
+                    .contentType: "text/plain; version=0.0.4; charset=utf-8", .contentLength: String(text.utf8.count), .cacheControl: "no-store",
+                ],
                 body: .init(byteBuffer: ByteBuffer(string: text))
             )
         }

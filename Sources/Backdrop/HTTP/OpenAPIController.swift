@@ -24,7 +24,9 @@ final class OpenAPIController: Sendable {
             guard let document = self.document.withLock({ $0 }) else { throw HTTPError(.notFound) }
             return Response(
                 status: .ok,
-                headers: [.contentType: "application/yaml; charset=utf-8", .contentLength: String(document.readableBytes), .cacheControl: "no-cache"],
+                headers: [
+                    .contentType: "application/yaml; charset=utf-8", .contentLength: String(document.readableBytes), .cacheControl: "no-cache",
+                ],
                 body: .init(byteBuffer: document)
             )
         }

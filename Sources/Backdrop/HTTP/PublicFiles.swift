@@ -36,9 +36,9 @@ struct PublicFiles<Context: RequestContext>: RouterMiddleware {
 
     private func serve(_ request: Request, context: Context) async throws -> Response? {
         guard let path = request.uri.path.removingPercentEncoding,
-              !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-              let id = self.files.getFileIdentifier(path == "/" ? "/index.html" : path),
-              let attributes = try await self.attributesInside(id), !attributes.isFolder
+            !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+            let id = self.files.getFileIdentifier(path == "/" ? "/index.html" : path),
+            let attributes = try await self.attributesInside(id), !attributes.isFolder
         else { return nil }
         var headers = HTTPFields()
         let length = attributes.size
@@ -62,8 +62,11 @@ struct PublicFiles<Context: RequestContext>: RouterMiddleware {
         }
         switch range {
         case .unsatisfiable:
-            throw APIError(status: .rangeNotSatisfiable, message: "the range asked for is outside the file (\(length) bytes)",
-                           headers: [.contentRange: "bytes */\(length)", .acceptRanges: "bytes"])
+            throw APIError(
+                status: .rangeNotSatisfiable,
+                message: "the range asked for is outside the file (\(length) bytes)",
+                headers: [.contentRange: "bytes */\(length)", .acceptRanges: "bytes"]
+            )
         case .part(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(length)"
             headers[.contentLength] = String(bytes.count)

@@ -9,8 +9,12 @@ extension Response {
     }()
 
     /// A JSON response with `Content-Length` and `Cache-Control` (`no-store` unless given), on top of `headers`.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-                     cacheControl: String = "no-store") throws -> Response {
+    static func json(
+        _ value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:],
+        cacheControl: String = "no-store"
+    ) throws -> Response {
         let data = try Self.jsonEncoder.encode(value)
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

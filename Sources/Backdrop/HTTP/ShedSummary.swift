@@ -24,8 +24,10 @@ final class ShedSummary: Sendable {
             return (state.count, elapsed)
         }
         if let (count, elapsed) = due {
-            logger.warning("overloaded: requests refused with 503 (render queue full)",
-                           metadata: ["count": "\(count)", "seconds": "\(elapsed.components.seconds)"])
+            logger.warning(
+                "overloaded: requests refused with 503 (render queue full)",
+                metadata: ["count": "\(count)", "seconds": "\(elapsed.components.seconds)"]
+            )
         }
     }
 }

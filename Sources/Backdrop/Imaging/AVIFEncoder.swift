@@ -8,8 +8,18 @@ package enum AVIFEncoder {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            bd_avif_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(quantizer), Int32(speed), 0, &bytes,
-                           &length, &message, message.count)
+            bd_avif_encode(
+                pixels.baseAddress,
+                Int32(image.width),
+                Int32(image.height),
+                Int32(quantizer),
+                Int32(speed),
+                0,
+                &bytes,
+                &length,
+                &message,
+                message.count
+            )
         }
         return try EncodedBytes.take(status: status, bytes: bytes, length: length, message: message, free: bd_avif_free)
     }

@@ -18,10 +18,12 @@ package enum BilinearFit {
 
         init(fullLength: Int, length: Int, step: Int) {
             var samples = [(position: Int, low: Int, high: Int, weight: Float)]()
-            var diagonal = [Float](repeating: 1e-6, count: length), off = [Float](repeating: 0, count: max(length - 1, 0))
+            var diagonal = [Float](repeating: 1e-6, count: length)
+            var off = [Float](repeating: 0, count: max(length - 1, 0))
             for position in stride(from: step / 2, to: fullLength, by: step) {
                 let at = min(max((Double(position) + 0.5) * Double(length) / Double(fullLength) - 0.5, 0), Double(length - 1))
-                let low = Int(at.rounded(.down)), high = min(low + 1, length - 1)
+                let low = Int(at.rounded(.down))
+                let high = min(low + 1, length - 1)
                 let weight = Float(at - Double(low))  // of `high`
                 samples.append((position, low, high, weight))
                 if low == high {
@@ -33,7 +35,8 @@ package enum BilinearFit {
                 }
             }
             // Thomas algorithm, factorisation part.
-            var upper = [Float](repeating: 0, count: length), pivots = [Float](repeating: 0, count: length)
+            var upper = [Float](repeating: 0, count: length)
+            var pivots = [Float](repeating: 0, count: length)
             for i in 0..<length {
                 let lower = i > 0 ? off[i - 1] : 0
                 pivots[i] = diagonal[i] - (i > 0 ? lower * upper[i - 1] : 0)
@@ -81,7 +84,8 @@ package enum BilinearFit {
                         row[column.high * 3 + channel] += column.weight * value
                     }
                 }
-                let low = sample.low * size.width * 3, high = sample.high * size.width * 3
+                let low = sample.low * size.width * 3
+                let high = sample.high * size.width * 3
                 for i in row.indices {
                     projected[low + i] += (1 - sample.weight) * row[i]
                     projected[high + i] += sample.weight * row[i]

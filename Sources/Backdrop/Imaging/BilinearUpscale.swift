@@ -11,7 +11,8 @@ package enum BilinearUpscale {
                 return (low, min(low + 1, source - 1), position - Double(low))
             }
         }
-        let xs = taps(size.width, image.width), ys = taps(size.height, image.height)
+        let xs = taps(size.width, image.width)
+        let ys = taps(size.height, image.height)
         return RGBImage(width: size.width, height: size.height) { out in
             for (y, (y0, y1, fy)) in ys.enumerated() {
                 for (x, (x0, x1, fx)) in xs.enumerated() {

@@ -18,7 +18,8 @@ enum BlurHash {
                 var sum = (0.0, 0.0, 0.0)
                 for y in 0..<h {
                     for x in 0..<w {
-                        let basis = fx[x] * fy[y], o = (y * w + x) * 3
+                        let basis = fx[x] * fy[y]
+                        let o = (y * w + x) * 3
                         sum.0 += basis * linear[o]
                         sum.1 += basis * linear[o + 1]
                         sum.2 += basis * linear[o + 2]
@@ -62,7 +63,8 @@ enum BlurHash {
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
 
     private static func base83(_ value: Int, length: Int) -> String {
-        var digits = [Character](), rest = value
+        var digits = [Character]()
+        var rest = value
         for _ in 0..<length {
             digits.append(self.alphabet[rest % 83])
             rest /= 83

@@ -10,7 +10,8 @@ package enum CoverCrop {
         let top = (Double(image.height) - Double(size.height) / scale) / 2
         let columns = ResampleTaps(sourceLength: image.width, outputLength: size.width, scale: scale, offset: left)
         let rows = ResampleTaps(sourceLength: image.height, outputLength: size.height, scale: scale, offset: top)
-        let firstRow = rows.lowestIndex, rowCount = rows.highestIndex - firstRow + 1
+        let firstRow = rows.lowestIndex
+        let rowCount = rows.highestIndex - firstRow + 1
 
         // Horizontal pass over only the source rows the vertical pass reads.
         let stride = size.width * 3
@@ -24,7 +25,9 @@ package enum CoverCrop {
                             let sourceRow = (firstRow + row) * image.width * 3
                             let outRow = row * stride
                             for x in 0..<size.width {
-                                var r: Int32 = 1 << 13, g: Int32 = 1 << 13, b: Int32 = 1 << 13
+                                var r: Int32 = 1 << 13
+                                var g: Int32 = 1 << 13
+                                var b: Int32 = 1 << 13
                                 for t in 0..<taps {
                                     let w = weights[x * taps + t]
                                     let s = sourceRow + Int(indices[x * taps + t]) * 3
@@ -84,7 +87,8 @@ struct ResampleTaps {
         let taps = max(1, Int((2 * support).rounded(.up)))
         var indices = [Int32](repeating: 0, count: outputLength * taps)
         var weights = [Int32](repeating: 0, count: outputLength * taps)
-        var lowest = sourceLength, highest = 0
+        var lowest = sourceLength
+        var highest = 0
         var raw = [Double](repeating: 0, count: taps)
         for i in 0..<outputLength {
             let centre = offset + (Double(i) + 0.5) / scale
@@ -95,7 +99,8 @@ struct ResampleTaps {
                 raw[t] = max(0, 1 - distance / support)
                 total += raw[t]
             }
-            var fixedTotal: Int32 = 0, largest = 0
+            var fixedTotal: Int32 = 0
+            var largest = 0
             for t in 0..<taps {
                 let index = min(max(first + t, 0), sourceLength - 1)
                 let weight = total > 0 ? Int32((raw[t] / total * 16384).rounded()) : (t == 0 ? 16384 : 0)

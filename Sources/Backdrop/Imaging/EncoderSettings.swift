@@ -19,8 +19,15 @@ package struct EncoderSettings: Sendable, Equatable {
     /// libaom speed, 0 (slowest) to 10.
     package var avifSpeed: Int
 
-    package init(png: PNGOptions = .init(), jpegQuality: Int = 80, webpQuality: Int = 80, webpMethod: Int = 0,
-                avifQuality: Int = 60, avifBlurredQuality: Int = 80, avifSpeed: Int = 10) {
+    package init(
+        png: PNGOptions = .init(),
+        jpegQuality: Int = 80,
+        webpQuality: Int = 80,
+        webpMethod: Int = 0,
+        avifQuality: Int = 60,
+        avifBlurredQuality: Int = 80,
+        avifSpeed: Int = 10
+    ) {
         self.png = png
         self.jpegQuality = jpegQuality
         self.webpQuality = webpQuality

@@ -1,6 +1,7 @@
 /// EXIF orientation (tag 0x0112): how the stored pixels must be turned to show the picture upright.
 package enum ExifOrientation: Int, Sendable, CaseIterable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    case up = 1
+    case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// Orientations 5-8 swap width and height.
     package var swapsAxes: Bool { self.rawValue >= 5 }
@@ -20,7 +21,8 @@ package enum ExifOrientation: Int, Sendable, CaseIterable {
         }
         func u16(_ offset: Int) -> Int? {
             guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-            let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
+            let a = Int(bytes[offset])
+            let b = Int(bytes[offset + 1])
             return littleEndian ? a | b << 8 : a << 8 | b
         }
         func u32(_ offset: Int) -> Int? {
@@ -42,7 +44,8 @@ package enum ExifOrientation: Int, Sendable, CaseIterable {
     /// Turns `image` upright.
     package func apply(to image: RGBImage) -> RGBImage {
         if self == .up { return image }
-        let sw = image.width, sh = image.height
+        let sw = image.width
+        let sh = image.height
         let dw = self.swapsAxes ? sh : sw
         let dh = self.swapsAxes ? sw : sh
         return image.pixels.withUnsafeBufferPointer { source in
@@ -50,7 +53,8 @@ package enum ExifOrientation: Int, Sendable, CaseIterable {
                 for y in 0..<dh {
                     for x in 0..<dw {
                         let (sx, sy) = self.sourcePoint(x: x, y: y, sourceWidth: sw, sourceHeight: sh)
-                        let s = (sy * sw + sx) * 3, d = (y * dw + x) * 3
+                        let s = (sy * sw + sx) * 3
+                        let d = (y * dw + x) * 3
                         destination[d] = source[s]
                         destination[d + 1] = source[s + 1]
                         destination[d + 2] = source[s + 2]

@@ -33,7 +33,8 @@ package enum JPEGDecoder {
                 throw ImagingError.tooLarge("JPEG is \(header.size), over the limit of \(limits.maxPixels) pixels")
             }
             let scale = target.map { self.scaleNumerator(for: header.uprightSize, covering: $0) } ?? 8
-            var width: Int32 = 0, height: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
             guard bd_jpeg_start(decoder, Int32(scale), &width, &height) == 0 else { throw self.failure(decoder) }
             let stored = try RGBImage(width: Int(width), height: Int(height)) { pixels in
                 guard bd_jpeg_read_rgb(decoder, pixels.baseAddress, pixels.count) == 0 else { throw self.failure(decoder) }

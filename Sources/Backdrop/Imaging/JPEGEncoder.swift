@@ -7,8 +7,17 @@ package enum JPEGEncoder {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            bd_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(quality), 0, &bytes, &length,
-                           &message, message.count)
+            bd_jpeg_encode(
+                pixels.baseAddress,
+                Int32(image.width),
+                Int32(image.height),
+                Int32(quality),
+                0,
+                &bytes,
+                &length,
+                &message,
+                message.count
+            )
         }
         return try EncodedBytes.take(status: status, bytes: bytes, length: length, message: message, free: bd_jpeg_free)
     }

@@ -50,7 +50,9 @@ private struct ReducedImage {
                     let row = (y / f) * w * 3
                     var i = y * image.width * 3
                     for bx in 0..<w {
-                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                        var r: UInt32 = 0
+                        var g: UInt32 = 0
+                        var b: UInt32 = 0
                         for _ in (bx * f)..<min((bx + 1) * f, image.width) {
                             r &+= UInt32(pixels[i])
                             g &+= UInt32(pixels[i + 1])
@@ -103,7 +105,9 @@ private struct ReducedImage {
         self.values.withUnsafeMutableBufferPointer { v in
             var i = 0
             while i < v.count {
-                let r = v[i], g = v[i + 1], b = v[i + 2]
+                let r = v[i]
+                let g = v[i + 1]
+                let b = v[i + 2]
                 let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
                 let base = luma * (1 - s)
                 v[i] = tintValue + (1 - tintAlpha) * min(max(base + s * r, 0), 255)
@@ -119,7 +123,8 @@ private struct ReducedImage {
     func enlarged() -> RGBImage {
         let xs = Self.interpolation(fullLength: self.fullWidth, reducedLength: self.width, factor: self.factor)
         let ys = Self.interpolation(fullLength: self.fullHeight, reducedLength: self.height, factor: self.factor)
-        let w = self.width, fullWidth = self.fullWidth
+        let w = self.width
+        let fullWidth = self.fullWidth
         let left = xs.map { Int32($0.0 * 3) }
         let right = xs.map { Int32(min($0.0 + 1, w - 1) * 3) }
         let fraction = xs.map(\.1)
@@ -130,17 +135,21 @@ private struct ReducedImage {
                     right.withUnsafeBufferPointer { right in
                         fraction.withUnsafeBufferPointer { fraction in
                             RGBImage(width: fullWidth, height: self.fullHeight) { out in
-                                var mixedRow = -1, mixedFraction: Float = -1
+                                var mixedRow = -1
+                                var mixedFraction: Float = -1
                                 for y in 0..<self.fullHeight {
                                     let (y0, fy) = ys[y]
                                     if y0 != mixedRow || fy != mixedFraction {
-                                        let r0 = y0 * w * 3, r1 = min(y0 + 1, self.height - 1) * w * 3
+                                        let r0 = y0 * w * 3
+                                        let r1 = min(y0 + 1, self.height - 1) * w * 3
                                         for j in 0..<(w * 3) { mixed[j] = v[r0 + j] + (v[r1 + j] - v[r0 + j]) * fy }
                                         (mixedRow, mixedFraction) = (y0, fy)
                                     }
                                     var o = y * fullWidth * 3
                                     for x in 0..<fullWidth {
-                                        let a = Int(left[x]), b = Int(right[x]), fx = fraction[x]
+                                        let a = Int(left[x])
+                                        let b = Int(right[x])
+                                        let fx = fraction[x]
                                         out[o] = UInt8(min(max(mixed[a] + (mixed[b] - mixed[a]) * fx + 0.5, 0), 255))
                                         out[o + 1] = UInt8(min(max(mixed[a + 1] + (mixed[b + 1] - mixed[a + 1]) * fx + 0.5, 0), 255))
                                         out[o + 2] = UInt8(min(max(mixed[a + 2] + (mixed[b + 2] - mixed[a + 2]) * fx + 0.5, 0), 255))
@@ -178,8 +187,14 @@ private struct ReducedImage {
 
 /// A box filter of real width `width` along one line, edges extended: 2k+1 full taps plus two end taps
 /// weighted by the fraction left over, so that the filter's width (and variance) matches exactly.
-private func boxLine(_ values: UnsafeMutableBufferPointer<Float>, start: Int, count: Int, step: Int, width: Double,
-                     scratch: UnsafeMutableBufferPointer<Float>) {
+private func boxLine(
+    _ values: UnsafeMutableBufferPointer<Float>,
+    start: Int,
+    count: Int,
+    step: Int,
+    width: Double,
+    scratch: UnsafeMutableBufferPointer<Float>
+) {
     if width <= 1 || count == 1 { return }
     for i in 0..<count { scratch[i] = values[start + i * step] }
     let k = Int(((width - 1) / 2).rounded(.down))

@@ -8,7 +8,8 @@ package enum PNGDecoder {
 
     package static func decode(_ data: [UInt8], limits: DecodeLimits = .init()) throws -> RGBImage {
         var buffer = bd_png_buffer()
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBufferPointer { bytes in
             bd_png_decode(bytes.baseAddress, bytes.count, UInt64(limits.maxPixels), &buffer, &width, &height, &message, message.count)

@@ -15,8 +15,16 @@ package enum PNGEncoder {
         case .libpng:
             let blended = effect.map { Blend.mix(sharp: image, effect: $0, hundredths: hundredths) } ?? image
             status = blended.pixels.withUnsafeBufferPointer { pixels in
-                bd_png_encode_libpng(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(options.level), options.filter.c,
-                                     &buffer, &message, message.count)
+                bd_png_encode_libpng(
+                    pixels.baseAddress,
+                    Int32(image.width),
+                    Int32(image.height),
+                    Int32(options.level),
+                    options.filter.c,
+                    &buffer,
+                    &message,
+                    message.count
+                )
             }
         case .libdeflate:
             if let effect {
@@ -25,8 +33,18 @@ package enum PNGEncoder {
             let weight = UInt32(Blend.weight(hundredths: hundredths))
             status = image.pixels.withUnsafeBufferPointer { pixels in
                 let encode = { (other: UnsafePointer<UInt8>?) in
-                    bd_png_encode_libdeflate(pixels.baseAddress, other, other == nil ? 0 : weight, Int32(image.width), Int32(image.height),
-                                             Int32(options.level), options.filter.c, &buffer, &message, message.count)
+                    bd_png_encode_libdeflate(
+                        pixels.baseAddress,
+                        other,
+                        other == nil ? 0 : weight,
+                        Int32(image.width),
+                        Int32(image.height),
+                        Int32(options.level),
+                        options.filter.c,
+                        &buffer,
+                        &message,
+                        message.count
+                    )
                 }
                 guard let effect else { return encode(nil) }
                 return effect.pixels.withUnsafeBufferPointer { encode($0.baseAddress) }

@@ -18,10 +18,14 @@ enum ThumbHash {
         let image = self.fitted(source)
         let (w, h) = (image.width, image.height)
         let count = w * h
-        var l = [Double](repeating: 0, count: count), p = l, q = l
+        var l = [Double](repeating: 0, count: count)
+        var p = l
+        var q = l
         image.pixels.withUnsafeBufferPointer { pixels in
             for i in 0..<count {
-                let r = Double(pixels[3 * i]) / 255, g = Double(pixels[3 * i + 1]) / 255, b = Double(pixels[3 * i + 2]) / 255
+                let r = Double(pixels[3 * i]) / 255
+                let g = Double(pixels[3 * i + 1]) / 255
+                let b = Double(pixels[3 * i + 2]) / 255
                 l[i] = (r + g + b) / 3
                 p[i] = (r + g) / 2 - b
                 q[i] = r - g
@@ -34,9 +38,11 @@ enum ThumbHash {
         let redGreen = self.channel(q, width: w, height: h, nx: 3, ny: 3)
 
         let isLandscape = w > h
-        let header24 = jsRound(63 * lum.dc) | (jsRound(31.5 + 31.5 * yellowBlue.dc) << 6) | (jsRound(31.5 + 31.5 * redGreen.dc) << 12)
+        let header24 =
+            jsRound(63 * lum.dc) | (jsRound(31.5 + 31.5 * yellowBlue.dc) << 6) | (jsRound(31.5 + 31.5 * redGreen.dc) << 12)
             | (jsRound(31 * lum.scale) << 18)
-        let header16 = (isLandscape ? ly : lx) | (jsRound(63 * yellowBlue.scale) << 3) | (jsRound(63 * redGreen.scale) << 9)
+        let header16 =
+            (isLandscape ? ly : lx) | (jsRound(63 * yellowBlue.scale) << 3) | (jsRound(63 * redGreen.scale) << 9)
             | ((isLandscape ? 1 : 0) << 15)
         var hash: [UInt8] = [
             UInt8(header24 & 255), UInt8((header24 >> 8) & 255), UInt8(header24 >> 16), UInt8(header16 & 255), UInt8(header16 >> 8),
@@ -53,7 +59,9 @@ enum ThumbHash {
     /// The DC term, the AC terms normalised to 0...1 and their scale, of one channel: coefficients (cx, cy) with
     /// cx * ny < nx * (ny - cy), in the reference's order.
     private static func channel(_ values: [Double], width w: Int, height h: Int, nx: Int, ny: Int) -> (dc: Double, ac: [Double], scale: Double) {
-        var dc = 0.0, ac = [Double](), scale = 0.0
+        var dc = 0.0
+        var ac = [Double]()
+        var scale = 0.0
         var fx = [Double](repeating: 0, count: w)
         for cy in 0..<ny {
             var cx = 0

@@ -12,19 +12,39 @@ struct PhotoSupply {
     let services: [any Service]
     let announcement: (level: Logger.Level, text: String)
 
-    static func make(settings: Settings, stock: StockPhotoSource, store: (any PhotoStore)?, coordinator: any ClusterCoordinator,
-                     clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> PhotoSupply {
+    static func make(
+        settings: Settings,
+        stock: StockPhotoSource,
+        store: (any PhotoStore)?,
+        coordinator: any ClusterCoordinator,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) -> PhotoSupply {
         guard !settings.flickr.apiKey.isEmpty else {
             return PhotoSupply(source: stock, services: [], announcement: (.warning, "no Flickr API key configured: serving stock photos only"))
         }
         let http = HTTPClient(
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
-            configuration: .init(redirectConfiguration: .disallow,
-                                 timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000))))
+            configuration: .init(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000)))
+            )
         )
-        let flickr = FlickrPhotoSource.make(settings: settings, http: http, stock: stock, store: store, coordinator: coordinator, clock: clock,
-                                            logger: logger, metrics: metrics)
-        return PhotoSupply(source: flickr, services: [HTTPClientService(client: http)],
-                           announcement: (.notice, "serving Flickr photos near each place, stock photos as fallback"))
+        let flickr = FlickrPhotoSource.make(
+            settings: settings,
+            http: http,
+            stock: stock,
+            store: store,
+            coordinator: coordinator,
+            clock: clock,
+            logger: logger,
+            metrics: metrics
+        )
+        return PhotoSupply(
+            source: flickr,
+            services: [HTTPClientService(client: http)],
+            announcement: (.notice, "serving Flickr photos near each place, stock photos as fallback")
+        )
     }
 }

@@ -16,7 +16,14 @@ package enum StockCredits {
             }
             guard cells.count >= 6, cells[0].count == 3, let number = Int(cells[0]) else { continue }
             let (url, note) = Self.source(cells[5])
-            credits[number] = Attribution(title: cells[1], author: cells[2], license: cells[3], licenseURL: cells[4], sourceURL: url, sourceNote: note)
+            credits[number] = Attribution(
+                title: cells[1],
+                author: cells[2],
+                license: cells[3],
+                licenseURL: cells[4],
+                sourceURL: url,
+                sourceNote: note
+            )
         }
         return credits
     }

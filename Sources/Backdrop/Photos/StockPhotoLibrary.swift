@@ -48,7 +48,9 @@ package struct StockPhotoLibrary: Sendable {
             best[number] = (url, size, bytes)
         }
         guard !best.isEmpty else {
-            throw StockPhotoError("no stock photos in \(folder.path): expected files named NNN-StockPhoto-320x568.png or NNN-StockPhoto-320x568@2x.png")
+            throw StockPhotoError(
+                "no stock photos in \(folder.path): expected files named NNN-StockPhoto-320x568.png or NNN-StockPhoto-320x568@2x.png"
+            )
         }
         let creditsURL = folder.appendingPathComponent("CREDITS.md")
         guard let creditsText = try? String(contentsOf: creditsURL, encoding: .utf8) else {

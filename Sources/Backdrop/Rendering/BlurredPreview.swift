@@ -63,8 +63,12 @@ package struct BlurredPreview: Sendable {
             let small = self.fitted(effect, spacing: spacing)
             let webp = try WebPEncoder.encode(small, quality: 25, method: 1, lossless: true)
             if webp.count <= self.maxBytes || small.width * small.height <= 16 {
-                return BlurredPreview(photo: photo, webp: webp, size: PixelSize(width: small.width, height: small.height),
-                                      placeholders: Placeholders.make(from: small))
+                return BlurredPreview(
+                    photo: photo,
+                    webp: webp,
+                    size: PixelSize(width: small.width, height: small.height),
+                    placeholders: Placeholders.make(from: small)
+                )
             }
             // Bytes follow the pixel count: widen the spacing by the square root of the excess, and a little more.
             spacing *= max(1.05, (Double(webp.count) / Double(self.maxBytes)).squareRoot() * 1.03)

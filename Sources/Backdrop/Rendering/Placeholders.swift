@@ -13,17 +13,21 @@ package struct Placeholders: Sendable, Equatable {
     /// The placeholders of `layer`, the preview's small image.
     package static func make(from layer: RGBImage) -> Placeholders {
         let components = BlurHash.components
-        return Placeholders(thumbHash: ThumbHash.base64(layer), blurHash: BlurHash.encode(layer, x: components.x, y: components.y),
-                            color: self.meanColor(layer))
+        return Placeholders(
+            thumbHash: ThumbHash.base64(layer),
+            blurHash: BlurHash.encode(layer, x: components.x, y: components.y),
+            color: self.meanColor(layer)
+        )
     }
 
     static func meanColor(_ image: RGBImage) -> String {
         var sums = [0, 0, 0]
         for (i, value) in image.pixels.enumerated() { sums[i % 3] += Int(value) }
         let count = image.width * image.height
-        return "#" + sums.map { sum in
-            let hex = String((sum + count / 2) / count, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "#"
+            + sums.map { sum in
+                let hex = String((sum + count / 2) / count, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 }

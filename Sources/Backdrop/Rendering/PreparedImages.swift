@@ -37,8 +37,12 @@ package struct PreparedImages: Sendable {
         case .png: try self.png(hundredths: hundredths, options: settings.png)
         case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
         case .webp: try WebPEncoder.encode(self.picture(hundredths: hundredths), quality: settings.webpQuality, method: settings.webpMethod)
-        case .avif: try AVIFEncoder.encode(self.picture(hundredths: hundredths), quantizer: settings.avifQuantizer(hundredths: hundredths),
-                                    speed: settings.avifSpeed)
+        case .avif:
+            try AVIFEncoder.encode(
+                self.picture(hundredths: hundredths),
+                quantizer: settings.avifQuantizer(hundredths: hundredths),
+                speed: settings.avifSpeed
+            )
         }
     }
 
@@ -60,4 +64,3 @@ package struct PreparedImages: Sendable {
         }
     }
 }
-

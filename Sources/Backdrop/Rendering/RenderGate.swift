@@ -61,8 +61,12 @@ package final class RenderGate: Sendable {
 
     /// Runs `body` on the pool once admitted and its turn has come; throws ``RenderBusy`` when the queue is too long
     /// for it, `CancellationError` when its task is cancelled while it waits.
-    func run<T: Sendable>(_ work: RenderWork, pixels: Int, client: RenderClient,
-                          _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(
+        _ work: RenderWork,
+        pixels: Int,
+        client: RenderClient,
+        _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         let (id, cost) = self.state.withLock { state in
             state.nextID += 1
             return (state.nextID, state.costs.estimate(work, pixels: pixels))

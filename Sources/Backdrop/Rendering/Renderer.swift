@@ -32,8 +32,13 @@ package struct Renderer: Sendable {
 
     /// The light-effect layer of `photo` at `size` in `style`, in about a kilobyte (``BlurredPreview``), made from the
     /// same prepared images as the renders.
-    package func preview(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
-                        for client: RenderClient) async throws -> BlurredPreview {
+    package func preview(
+        _ photo: SourcePhoto,
+        from source: any PhotoSource,
+        size: PixelSize,
+        style: EffectStyle,
+        for client: RenderClient
+    ) async throws -> BlurredPreview {
         let prepared = try await self.prepared(photo, from: source, size: size, style: style, for: client)
         return try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
             try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
@@ -41,8 +46,13 @@ package struct Renderer: Sendable {
     }
 
     /// The photo cover-cropped to `size`, from memory or decoded now.
-    private func prepared(_ photo: SourcePhoto, from source: any PhotoSource, size: PixelSize, style: EffectStyle,
-                          for client: RenderClient) async throws -> PreparedImages {
+    private func prepared(
+        _ photo: SourcePhoto,
+        from source: any PhotoSource,
+        size: PixelSize,
+        style: EffectStyle,
+        for client: RenderClient
+    ) async throws -> PreparedImages {
         let (limits, gate) = (self.limits, self.gate)
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
             let encoded = try await source.imageData(for: photo, covering: size)

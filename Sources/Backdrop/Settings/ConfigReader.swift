@@ -35,7 +35,10 @@ struct ConfigReader {
     mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, default fallback: T) throws -> T where T.RawValue == String {
         let string = try self.string(key, default: fallback.rawValue)
         guard let value = T(rawValue: string) else {
-            throw ConfigError(key: self.name(key), "must be one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(string)\"")
+            throw ConfigError(
+                key: self.name(key),
+                "must be one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(string)\""
+            )
         }
         return value
     }

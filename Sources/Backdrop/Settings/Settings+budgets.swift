@@ -13,8 +13,11 @@ extension Settings {
     func descriptors(limit: Int? = DescriptorLimit.current) -> Descriptors {
         let limit = limit ?? 1024
         let openFiles = OpenFileBudget(limit: min(self.cache.openFiles, limit / 4))
-        return Descriptors(limit: limit, openFiles: openFiles,
-                           maxConnections: min(self.server.maxConnections, max(16, limit - openFiles.limit - 256)))
+        return Descriptors(
+            limit: limit,
+            openFiles: openFiles,
+            maxConnections: min(self.server.maxConnections, max(16, limit - openFiles.limit - 256))
+        )
     }
 
     /// The logger at the configured level.
@@ -28,8 +31,10 @@ extension Settings {
     func announceWarnings(_ descriptors: Descriptors, to logger: Logger) {
         for warning in self.warnings { logger.warning("\(warning)") }
         if descriptors.maxConnections < self.server.maxConnections {
-            logger.warning("server.maxConnections lowered to stay within the open-file limit",
-                           metadata: ["maxConnections": "\(descriptors.maxConnections)", "openFileLimit": "\(descriptors.limit)"])
+            logger.warning(
+                "server.maxConnections lowered to stay within the open-file limit",
+                metadata: ["maxConnections": "\(descriptors.maxConnections)", "openFileLimit": "\(descriptors.limit)"]
+            )
         }
     }
 }

@@ -12,8 +12,11 @@ extension Settings.Server {
     var http1Configuration: HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
             idleTimeout: nil,
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeaderFieldSize, maxHeaderListSize: Self.maxHeaderListSize,
-                                            maxHeaderFieldCount: Self.maxHeaderFieldCount)
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: Self.maxHeaderFieldSize,
+                maxHeaderListSize: Self.maxHeaderListSize,
+                maxHeaderFieldCount: Self.maxHeaderFieldCount
+            )
         )
     }
 }

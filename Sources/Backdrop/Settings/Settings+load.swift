@@ -47,13 +47,19 @@ extension Settings {
             settings.server.publicFolder = try section.string("publicFolder", default: settings.server.publicFolder, allowEmpty: false)
             settings.server.logLevel = try section.choice("logLevel", default: settings.server.logLevel)
             settings.server.idleTimeoutSeconds = try section.int("idleTimeoutSeconds", default: settings.server.idleTimeoutSeconds, in: 1...3600)
-            settings.server.requestHeadTimeoutSeconds = try section.int("requestHeadTimeoutSeconds", default: settings.server.requestHeadTimeoutSeconds,
-                                                                        in: 1...600)
+            settings.server.requestHeadTimeoutSeconds = try section.int(
+                "requestHeadTimeoutSeconds",
+                default: settings.server.requestHeadTimeoutSeconds,
+                in: 1...600
+            )
             settings.server.maxConnections = try section.int("maxConnections", default: settings.server.maxConnections, in: 1...1_000_000)
             settings.server.backlog = try section.int("backlog", default: settings.server.backlog, in: 1...65535)
             let cors = try section.strings("corsOrigins", default: ["*"])
             guard let origins = CORSOrigins(cors) else {
-                throw ConfigError(key: "server.corsOrigins", "must be [\"*\"], a list of origins such as \"https://example.com\" (scheme, host and port, no path), or []")
+                throw ConfigError(
+                    key: "server.corsOrigins",
+                    "must be [\"*\"], a list of origins such as \"https://example.com\" (scheme, host and port, no path), or []"
+                )
             }
             settings.server.corsOrigins = origins
             settings.server.trustedProxies = try section.strings("trustedProxies", default: []).map { text in
@@ -121,7 +127,10 @@ extension Settings {
             flickr.maxDownloadMB = try section.int("maxDownloadMB", default: flickr.maxDownloadMB, in: 1...200)
             flickr.extraImageHosts = try section.strings("extraImageHosts", default: flickr.extraImageHosts)
             for host in flickr.extraImageHosts where !Self.isHostName(host) {
-                throw ConfigError(key: "flickr.extraImageHosts", "\"\(host.prefix(60))\" is not a host name (a name such as images.example.com or an IP address, no scheme, path or port)")
+                throw ConfigError(
+                    key: "flickr.extraImageHosts",
+                    "\"\(host.prefix(60))\" is not a host name (a name such as images.example.com or an IP address, no scheme, path or port)"
+                )
             }
             flickr.downloadCacheMB = try section.int("downloadCacheMB", default: flickr.downloadCacheMB, in: 1...65536)
             flickr.cellCacheEntries = try section.int("cellCacheEntries", default: flickr.cellCacheEntries, in: 1...10_000_000)
@@ -134,9 +143,16 @@ extension Settings {
             settings.cache.maxMB = try section.int("maxMB", default: settings.cache.maxMB, in: 1...1_048_576)
             settings.cache.maxFiles = try section.int("maxFiles", default: settings.cache.maxFiles, in: 0...100_000_000)
             settings.cache.maxStaleHours = try section.int("maxStaleHours", default: settings.cache.maxStaleHours, in: 0...720)
-            settings.cache.fallbackMaxAgeSeconds = try section.int("fallbackMaxAgeSeconds", default: settings.cache.fallbackMaxAgeSeconds, in: 0...86400)
-            settings.cache.staleWhileRevalidateSeconds = try section.int("staleWhileRevalidateSeconds", default: settings.cache.staleWhileRevalidateSeconds,
-                                                                         in: 0...604_800)
+            settings.cache.fallbackMaxAgeSeconds = try section.int(
+                "fallbackMaxAgeSeconds",
+                default: settings.cache.fallbackMaxAgeSeconds,
+                in: 0...86400
+            )
+            settings.cache.staleWhileRevalidateSeconds = try section.int(
+                "staleWhileRevalidateSeconds",
+                default: settings.cache.staleWhileRevalidateSeconds,
+                in: 0...604_800
+            )
             let rendered = try section.renamed("memoryMB", to: "renderedImagesMemoryMB", warnings: &settings.warnings)
             settings.cache.renderedImagesMemoryMB = try section.int(rendered, default: settings.cache.renderedImagesMemoryMB, in: 0...65536)
             settings.cache.previewsMemoryMB = try section.int("previewsMemoryMB", default: settings.cache.previewsMemoryMB, in: 0...4096)
@@ -153,7 +169,10 @@ extension Settings {
         }
         try root.rejectUnknownKeys()
         guard settings.cluster.leaseSeconds > settings.flickr.requestDeadlineSeconds else {
-            throw ConfigError(key: "cluster.leaseSeconds", "must be more than flickr.requestDeadlineSeconds (\(settings.flickr.requestDeadlineSeconds) s), so that a live replica's search ends before its lease; got \(settings.cluster.leaseSeconds)")
+            throw ConfigError(
+                key: "cluster.leaseSeconds",
+                "must be more than flickr.requestDeadlineSeconds (\(settings.flickr.requestDeadlineSeconds) s), so that a live replica's search ends before its lease; got \(settings.cluster.leaseSeconds)"
+            )
         }
         return settings
     }
@@ -163,10 +182,13 @@ extension Settings {
     static func isHostName(_ text: String) -> Bool {
         if IPRange.bytes(text) != nil { return true }
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        return !text.isEmpty && text.utf8.count <= 253 && labels.allSatisfy { label in
-            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
-                && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-        }
+        return !text.isEmpty && text.utf8.count <= 253
+            && labels.allSatisfy { label in
+                !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                    && label.unicodeScalars.allSatisfy {
+                        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    }
+            }
     }
 
     private static func checkLicenses(_ list: String) throws {
@@ -187,7 +209,10 @@ extension Settings {
         do {
             return try PostgresURL(text)
         } catch let error as PostgresURL.Invalid {
-            throw ConfigError(key: "cluster.postgresURL", source == "cluster.postgresURL" ? error.description : "\(error.description) (from \(source))")
+            throw ConfigError(
+                key: "cluster.postgresURL",
+                source == "cluster.postgresURL" ? error.description : "\(error.description) (from \(source))"
+            )
         }
     }
 

@@ -61,8 +61,11 @@ package struct Settings: Sendable, Equatable {
         package var maxProgressiveScans = 100
 
         package var limits: DecodeLimits {
-            DecodeLimits(maxPixels: self.maxSourceMegapixels * 1_000_000, maxDecoderMemory: self.maxDecoderMemoryMB << 20,
-                         maxProgressiveScans: self.maxProgressiveScans)
+            DecodeLimits(
+                maxPixels: self.maxSourceMegapixels * 1_000_000,
+                maxDecoderMemory: self.maxDecoderMemoryMB << 20,
+                maxProgressiveScans: self.maxProgressiveScans
+            )
         }
     }
 
@@ -149,8 +152,11 @@ package struct Settings: Sendable, Equatable {
     package init() {}
 
     package var renderDefaults: RenderSpec {
-        RenderSpec(size: PixelSize(width: self.render.width, height: self.render.height), style: self.render.style,
-                   blurHundredths: Int((self.render.blur * 100).rounded()))
+        RenderSpec(
+            size: PixelSize(width: self.render.width, height: self.render.height),
+            style: self.render.style,
+            blurHundredths: Int((self.render.blur * 100).rounded())
+        )
     }
 }
 

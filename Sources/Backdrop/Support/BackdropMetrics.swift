@@ -46,8 +46,10 @@ package struct BackdropMetrics: Sendable {
         let key = "\(route) \(status)"
         let (counter, timer) = self.requestMetrics.byKey.withLock { handles in
             if let found = handles[key] { return found }
-            let made = (Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory),
-                        Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory))
+            let made = (
+                Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory),
+                Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory)
+            )
             handles[key] = made
             return made
         }
@@ -56,7 +58,9 @@ package struct BackdropMetrics: Sendable {
     }
 
     enum CacheEvent: String {
-        case hit = "hits", miss = "misses", eviction = "evictions"
+        case hit = "hits"
+        case miss = "misses"
+        case eviction = "evictions"
     }
 
     func cache(_ event: CacheEvent, kind: String) {
@@ -84,7 +88,8 @@ package struct BackdropMetrics: Sendable {
 
     /// A `/background` image answered (200) or confirmed (304), by format.
     func image(_ format: OutputFormat, status: Int) {
-        Counter(label: "backdrop.images.total", dimensions: [("format", format.rawValue), ("status", String(status))], factory: self.factory).increment()
+        Counter(label: "backdrop.images.total", dimensions: [("format", format.rawValue), ("status", String(status))], factory: self.factory)
+            .increment()
     }
 
     /// `kind`: stale or stock.

@@ -78,9 +78,12 @@ extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
     static func backdrop(settings: Settings.Server, metrics: BackdropMetrics) -> HTTPServerBuilder {
         .init { responder in
-            BackdropHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),
-                                 idleTimeout: .seconds(Int64(settings.idleTimeoutSeconds)),
-                                 requestTimeout: .seconds(Int64(settings.requestHeadTimeoutSeconds)), metrics: metrics)
+            BackdropHTTP1Channel(
+                base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),
+                idleTimeout: .seconds(Int64(settings.idleTimeoutSeconds)),
+                requestTimeout: .seconds(Int64(settings.requestHeadTimeoutSeconds)),
+                metrics: metrics
+            )
         }
     }
 }

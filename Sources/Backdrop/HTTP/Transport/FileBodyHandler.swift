@@ -30,7 +30,7 @@ final class FileBodyHandler: ChannelOutboundHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .byteBuffer(let buffer) = self.unwrapOutboundIn(data), buffer.readableBytes >= OpenFileBudget.minimumPayload,
-              let file = self.bodies.take(buffer)
+            let file = self.bodies.take(buffer)
         else {
             context.write(data, promise: promise)
             return

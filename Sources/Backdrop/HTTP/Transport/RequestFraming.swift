@@ -45,7 +45,7 @@ enum RequestFraming {
         value.unicodeScalars.allSatisfy { scalar in
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", "%", ":",
-                 "[", "]":
+                "[", "]":
                 true
             default:
                 false

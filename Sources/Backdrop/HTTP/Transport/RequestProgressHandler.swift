@@ -78,8 +78,10 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             held.bytes += buffer.readableBytes
             guard held.bytes <= Self.maxBody else {
-                self.refuse(RequestFraming.Refusal(status: .payloadTooLarge, message: "request bodies are limited to \(Self.maxBody) bytes"),
-                            context: context)
+                self.refuse(
+                    RequestFraming.Refusal(status: .payloadTooLarge, message: "request bodies are limited to \(Self.maxBody) bytes"),
+                    context: context
+                )
                 return
             }
             held.body.append(buffer)

@@ -29,7 +29,8 @@ package struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     static func http(status: Int) -> FlickrError {
-        status == 429 || status >= 500 ? FlickrError(.transient, "Flickr answered HTTP \(status)") : FlickrError(.failed, "Flickr answered HTTP \(status)")
+        status == 429 || status >= 500
+            ? FlickrError(.transient, "Flickr answered HTTP \(status)") : FlickrError(.failed, "Flickr answered HTTP \(status)")
     }
 
     package var description: String { self.message }

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 import Logging
+import NIOCore
 
 /// Photos taken near the place, from Flickr, with the stock photos standing in whenever Flickr cannot serve:
 /// no location, key rejected, quota spent, errors, timeouts, empty results, or photos that fail to download or decode.
@@ -39,9 +39,18 @@ package struct FlickrPhotoSource: PhotoSource {
     let cells: MemoryLRU<CellWindow, CellResult>
     let downloads: MemoryLRU<String, [UInt8]>
 
-    init(settings: Settings.Flickr, searcher: any FlickrSearching, downloader: any ImageDownloading, stock: StockPhotoSource,
-         store: (any PhotoStore)? = nil, maxStale: TimeInterval = 24 * 3600, coordinator: (any ClusterCoordinator)? = nil,
-         clock: any WallClock, logger: Logger, metrics: BackdropMetrics = BackdropMetrics()) {
+    init(
+        settings: Settings.Flickr,
+        searcher: any FlickrSearching,
+        downloader: any ImageDownloading,
+        stock: StockPhotoSource,
+        store: (any PhotoStore)? = nil,
+        maxStale: TimeInterval = 24 * 3600,
+        coordinator: (any ClusterCoordinator)? = nil,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics = BackdropMetrics()
+    ) {
         self.settings = settings
         self.searcher = searcher
         self.downloader = downloader
@@ -66,7 +75,8 @@ package struct FlickrPhotoSource: PhotoSource {
             if skipped == 0 { return photo }
             await self.cells.remove(key)  // the restored photo failed: the cell needs its search results
         } else if cached == nil, skipped == 0, let stored = await self.store?.storedPhoto(cell: cell.value),
-                  stored.window == window.index, stored.photo.origin == .flickr, !stored.photo.stale {
+            stored.window == window.index, stored.photo.origin == .flickr, !stored.photo.stale
+        {
             await self.cells.insert(.restored(stored.photo), for: key)
             return stored.photo
         }
@@ -85,7 +95,7 @@ package struct FlickrPhotoSource: PhotoSource {
     /// The cell's stored Flickr photo, if it is young enough (`maxStale`) to stand in while Flickr cannot serve.
     private func standIn(_ cell: Geohash) async -> StoredPhoto? {
         guard let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == .flickr,
-              self.clock.now().timeIntervalSince(stored.created) <= self.maxStale
+            self.clock.now().timeIntervalSince(stored.created) <= self.maxStale
         else { return nil }
         return stored
     }
@@ -143,7 +153,8 @@ package struct FlickrPhotoSource: PhotoSource {
         await self.state.markUnusable(key)
         // Remember the replacement across restarts too (when the results are at hand; otherwise the next search does).
         if case .found(let finding)? = await self.cells.cached(key),
-           let next = finding.photo(skipped: await self.state.unusableCount(key)) {
+            let next = finding.photo(skipped: await self.state.unusableCount(key))
+        {
             await self.store?.storePhoto(next, cell: cell.value, window: window.index)
         }
     }
@@ -276,8 +287,14 @@ package struct FlickrPhotoSource: PhotoSource {
                 self.metrics.flickrCall("quota")
                 throw FlickrError(.transient, "Flickr call budget is spent for now")
             }
-            let query = FlickrSearchQuery(latitude: centre.latitude, longitude: centre.longitude, radiusKm: radius, tags: tags,
-                                          licenses: self.settings.licenses, minUploadDate: minUploadDate)
+            let query = FlickrSearchQuery(
+                latitude: centre.latitude,
+                longitude: centre.longitude,
+                radiusKm: radius,
+                tags: tags,
+                licenses: self.settings.licenses,
+                minUploadDate: minUploadDate
+            )
             let response: FlickrSearchResponse
             do {
                 response = try await self.searcher.search(query)
@@ -314,15 +331,32 @@ extension FlickrError {
 
 extension FlickrPhotoSource {
     /// The production source: Flickr's REST API and image hosts through `http`, with the configured limits.
-    static func make(settings: Settings, http: HTTPClient, stock: StockPhotoSource, store: (any PhotoStore)?,
-                     coordinator: any ClusterCoordinator, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> FlickrPhotoSource {
+    static func make(
+        settings: Settings,
+        http: HTTPClient,
+        stock: StockPhotoSource,
+        store: (any PhotoStore)?,
+        coordinator: any ClusterCoordinator,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) -> FlickrPhotoSource {
         let total = TimeAmount.milliseconds(Int64(settings.flickr.totalTimeoutSeconds * 1000))
         return FlickrPhotoSource(
             settings: settings.flickr,
-            searcher: FlickrRESTClient(http: http, endpoint: settings.flickr.endpoint, apiKey: settings.flickr.apiKey, timeout: total,
-                                       allowedLicenses: settings.flickr.allowedLicenses),
-            downloader: ImageDownloader(http: http, policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
-                                        maxBytes: settings.flickr.maxDownloadMB << 20, timeout: total),
+            searcher: FlickrRESTClient(
+                http: http,
+                endpoint: settings.flickr.endpoint,
+                apiKey: settings.flickr.apiKey,
+                timeout: total,
+                allowedLicenses: settings.flickr.allowedLicenses
+            ),
+            downloader: ImageDownloader(
+                http: http,
+                policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
+                maxBytes: settings.flickr.maxDownloadMB << 20,
+                timeout: total
+            ),
             stock: stock,
             store: store,
             maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),

@@ -35,16 +35,16 @@ package struct FlickrSearchResponse: Sendable, Equatable {
 
     private static func photo(_ value: JSONValue, allowedLicenses: Set<Int>) -> FlickrPhoto? {
         guard case .object(let fields) = value,
-              let id = fields["id"]?.text, !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (48...57).contains($0) }),
-              let owner = fields["owner"]?.text, !owner.isEmpty,
-              let licenseID = fields["license"]?.integer,
-              allowedLicenses.contains(licenseID), !FlickrLicense.noDerivatives.contains(licenseID),
-              let license = FlickrLicense.named(licenseID)
+            let id = fields["id"]?.text, !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (48...57).contains($0) }),
+            let owner = fields["owner"]?.text, !owner.isEmpty,
+            let licenseID = fields["license"]?.integer,
+            allowedLicenses.contains(licenseID), !FlickrLicense.noDerivatives.contains(licenseID),
+            let license = FlickrLicense.named(licenseID)
         else { return nil }
         let sizes = FlickrSearchQuery.sizeLabels.compactMap { label -> PhotoSize? in
             guard let url = fields["url_\(label)"]?.text, !url.isEmpty,
-                  let width = fields["width_\(label)"]?.integer, let height = fields["height_\(label)"]?.integer,
-                  width > 0, height > 0
+                let width = fields["width_\(label)"]?.integer, let height = fields["height_\(label)"]?.integer,
+                width > 0, height > 0
             else { return nil }
             return PhotoSize(label: label, url: url, width: width, height: height)
         }.sorted { $0.longSide < $1.longSide }

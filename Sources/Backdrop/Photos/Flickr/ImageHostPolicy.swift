@@ -86,9 +86,15 @@ package struct ImageHostPolicy: Sendable {
                 var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                 if let address = current.pointee.ai_addr {
                     if current.pointee.ai_family == AF_INET {
-                        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { var a = $0.pointee.sin_addr; _ = inet_ntop(AF_INET, &a, &buffer, socklen_t(buffer.count)) }
+                        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                            var a = $0.pointee.sin_addr
+                            _ = inet_ntop(AF_INET, &a, &buffer, socklen_t(buffer.count))
+                        }
                     } else if current.pointee.ai_family == AF_INET6 {
-                        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { var a = $0.pointee.sin6_addr; _ = inet_ntop(AF_INET6, &a, &buffer, socklen_t(buffer.count)) }
+                        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                            var a = $0.pointee.sin6_addr
+                            _ = inet_ntop(AF_INET6, &a, &buffer, socklen_t(buffer.count))
+                        }
                     }
                 }
                 let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
