@@ -45,9 +45,7 @@ package func buildApplication(
         settings: settings,
         background: BackgroundController(
             settings: settings,
-            photos: photos.source,
-            renderer: renderer,
-            renders: renders,
+            backgrounds: Backgrounds(settings: settings, photos: photos.source, renderer: renderer, renders: renders, metrics: metrics),
             clock: clock,
             metrics: metrics
         ),

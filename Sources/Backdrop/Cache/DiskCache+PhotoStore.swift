@@ -25,6 +25,10 @@ extension DiskCache: PhotoStore {
         return nil
     }
 
+    package func hasSourceImage(photoID: String) async -> Bool {
+        self.hasEntry(of: .source, prefix: "source/\(photoID)/")
+    }
+
     package func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async {
         // Source photos outlive windows (stale serving), so their entries carry no window.
         self.write(CacheEntry(kind: .source, created: self.clock.now(), window: 0, key: Self.sourceKey(photoID, variant), meta: [], payload: bytes))

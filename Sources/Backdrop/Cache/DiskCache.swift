@@ -205,6 +205,11 @@ package actor DiskCache {
     }
 
     /// Keys of `kind` starting with `prefix`, largest entry first.
+    /// Whether any entry of `kind` has a key starting with `prefix`.
+    func hasEntry(of kind: CacheEntry.Kind, prefix: String) -> Bool {
+        self.index.entries.contains { $0.value.kind == kind && $0.key.hasPrefix(prefix) }
+    }
+
     func keysBySize(of kind: CacheEntry.Kind, prefix: String) -> [String] {
         self.index.entries.filter { $0.value.kind == kind && $0.key.hasPrefix(prefix) }.sorted { $0.value.size > $1.value.size }.map(\.key)
     }

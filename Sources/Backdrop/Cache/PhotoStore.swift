@@ -8,6 +8,8 @@ package protocol PhotoStore: Sendable {
     func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async
     /// A downloaded size of a photo; with `variant` nil, the largest size stored.
     func sourceImage(photoID: String, variant: String?) async -> [UInt8]?
+    /// Whether some size of the photo is stored, without reading it.
+    func hasSourceImage(photoID: String) async -> Bool
     func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async
 }
 

@@ -6,11 +6,8 @@ import NIOCore
 /// `GET /background`: the background image for a place; `GET /background.json`: what it shows, its cell URLs and
 /// its blurred layer inline.
 package struct BackgroundController: Sendable {
-    let photos: any PhotoSource
-    let renderer: Renderer
-    let renders: RenderCache
-    /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each.
-    let previews: MemoryLRU<RenderedImageKey, BlurredPreview>
+    /// Which image answers a request: the photo, its render or preview, the deadline and the fallbacks.
+    let backgrounds: Backgrounds
     let clock: any WallClock
     let geohashPrecision: Int
     let windowSeconds: Int
@@ -19,61 +16,21 @@ package struct BackgroundController: Sendable {
     /// How long past its window a cache may keep serving an answer while it fetches the next one; 0 says nothing.
     let staleWhileRevalidate: Int
     let defaults: RenderSpec
-    /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
-    /// gets its fallback.
-    let upstreamDeadline: Duration
     /// Tells clients apart, so that the render queue serves them in turn.
     let clients: ClientAddress
     let metrics: BackdropMetrics
 
-    package init(
-        photos: any PhotoSource,
-        renderer: Renderer,
-        renders: RenderCache,
-        clock: any WallClock,
-        geohashPrecision: Int,
-        windowSeconds: Int,
-        fallbackMaxAge: Int?,
-        staleWhileRevalidate: Int = 0,
-        defaults: RenderSpec,
-        upstreamDeadline: Duration = .seconds(10),
-        clients: ClientAddress = ClientAddress(trustedProxies: []),
-        previewsMemory: Int = 8 << 20,
-        metrics: BackdropMetrics = BackdropMetrics()
-    ) {
-        // + the placeholders, about 60 bytes, and the entry's own keeping
-        self.previews = MemoryLRU(budget: previewsMemory, maxEntries: max(1, previewsMemory / 2048)) { $0.webp.count + 1024 + 128 }
-        self.photos = photos
-        self.renderer = renderer
-        self.renders = renders
-        self.clock = clock
-        self.geohashPrecision = geohashPrecision
-        self.windowSeconds = windowSeconds
-        self.fallbackMaxAge = fallbackMaxAge
-        self.staleWhileRevalidate = staleWhileRevalidate
-        self.defaults = defaults
-        self.upstreamDeadline = upstreamDeadline
-        self.clients = clients
-        self.metrics = metrics
-    }
-
     /// The controller as the settings describe it.
-    init(settings: Settings, photos: any PhotoSource, renderer: Renderer, renders: RenderCache, clock: any WallClock, metrics: BackdropMetrics) {
-        self.init(
-            photos: photos,
-            renderer: renderer,
-            renders: renders,
-            clock: clock,
-            geohashPrecision: settings.photos.geohashPrecision,
-            windowSeconds: settings.photos.windowSeconds,
-            fallbackMaxAge: photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil,
-            staleWhileRevalidate: settings.cache.staleWhileRevalidateSeconds,
-            defaults: settings.renderDefaults,
-            upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
-            clients: ClientAddress(trustedProxies: settings.server.trustedProxies),
-            previewsMemory: settings.cache.previewsMemoryMB << 20,
-            metrics: metrics
-        )
+    init(settings: Settings, backgrounds: Backgrounds, clock: any WallClock, metrics: BackdropMetrics) {
+        self.backgrounds = backgrounds
+        self.clock = clock
+        self.geohashPrecision = settings.photos.geohashPrecision
+        self.windowSeconds = settings.photos.windowSeconds
+        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil
+        self.staleWhileRevalidate = settings.cache.staleWhileRevalidateSeconds
+        self.defaults = settings.renderDefaults
+        self.clients = ClientAddress(trustedProxies: settings.server.trustedProxies)
+        self.metrics = metrics
     }
 
     package func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
@@ -87,7 +44,7 @@ package struct BackgroundController: Sendable {
         let spec = query.spec.with(format: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let render = try await self.render(
+        let render = try await self.backgrounds.render(
             place: query.place,
             window: window,
             spec: spec,
@@ -104,8 +61,7 @@ package struct BackgroundController: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         self.metrics.image(format, status: 200)
-        if request.method == .get, let file = render.file { FileBodies.current?.offer(render.body, file: file) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: render.body))
+        return .cached(render, headers: headers, fromFile: request.method == .get)
     }
 
     /// The format `Accept` chooses (see ``FormatNegotiation``); a 406 when it accepts none of them.
@@ -119,94 +75,6 @@ package struct BackgroundController: Sendable {
             )
         }
         return format
-    }
-
-    /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
-    func render(
-        place: Place,
-        window: TimeWindow,
-        spec: RenderSpec,
-        for client: @escaping @Sendable () -> RenderClient = { .unknown },
-        logger: Logger
-    ) async throws -> CachedRender {
-        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce(place: place, window: window, logger: logger) { photo in
-            await self.renders.cached(key(photo))
-        } make: { photo in
-            try await self.renders.render(key(photo)) { try await self.renderer.render(photo, from: self.photos, spec: spec, for: client()) }
-        }
-    }
-
-    /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
-    /// renders (see ``produce(place:window:logger:cached:make:)``).
-    func preview(
-        place: Place,
-        window: TimeWindow,
-        size: PixelSize,
-        style: EffectStyle,
-        for client: @escaping @Sendable () -> RenderClient = { .unknown },
-        logger: Logger
-    ) async throws -> BlurredPreview {
-        let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
-        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce(place: place, window: window, logger: logger) { photo in
-            await self.previews.cached(key(photo))
-        } make: { photo in
-            try await self.previews.value(for: key(photo)) {
-                try await self.renderer.preview(photo, from: self.photos, size: size, style: style, for: client())
-            }
-        }
-    }
-
-    /// What a request makes of the place's photo (a render, a preview), from memory or made now, within the upstream
-    /// deadline; past it, from the source's fallback photo (stale or stock, which needs no upstream call). Something
-    /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
-    /// request, about a sixth of a cache hit's time).
-    private func produce<Made: Sendable>(
-        place: Place,
-        window: TimeWindow,
-        logger: Logger,
-        cached: (SourcePhoto) async -> Made?,
-        make: @escaping @Sendable (SourcePhoto) async throws -> Made
-    ) async throws -> Made {
-        if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
-            return hit
-        }
-        do {
-            return try await withDeadline(self.upstreamDeadline) {
-                try await self.produceFromChosen(place: place, window: window, logger: logger, make: make)
-            }
-        } catch is DeadlinePassed {
-            return try await make(try await self.deadlineFallback(place: place, window: window, logger: logger))
-        }
-    }
-
-    private func deadlineFallback(place: Place, window: TimeWindow, logger: Logger) async throws -> SourcePhoto {
-        self.metrics.deadlinePassed()
-        logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
-        return try await self.photos.fallback(for: place, in: window)
-    }
-
-    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded is reported to
-    /// the source, which offers another (once) and then a stock photo.
-    private func produceFromChosen<Made: Sendable>(
-        place: Place,
-        window: TimeWindow,
-        logger: Logger,
-        make: @Sendable (SourcePhoto) async throws -> Made
-    ) async throws -> Made {
-        var photo = try await self.photos.photo(for: place, in: window)
-        var failures = 0
-        while true {
-            do {
-                return try await make(photo)
-            } catch  where failures < 3 && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
-                failures += 1
-                logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
-                await self.photos.markUnusable(photo, place: place, window: window)
-                photo = try await self.photos.photo(for: place, in: window)
-            }
-        }
     }
 
     /// Who a request is for, worked out only when it needs a render (cache hits never do).
@@ -252,7 +120,7 @@ package struct BackgroundController: Sendable {
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
-        let preview = try await self.preview(
+        let preview = try await self.backgrounds.preview(
             place: place,
             window: window,
             size: spec.size,

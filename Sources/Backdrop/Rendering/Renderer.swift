@@ -4,6 +4,9 @@
 /// requests of one cell and window that differ only in `blur` or format cost a blend and an encode. Every job on the
 /// pool goes through the ``RenderGate`` on behalf of the request's client.
 package struct Renderer: Sendable {
+    /// Where a photo's encoded bytes come from, at a size that covers the render (the photo source's `imageData`).
+    package typealias Loader = @Sendable (SourcePhoto, PixelSize) async throws -> EncodedImage
+
     struct PreparedKey: Hashable, Sendable {
         let photoID: String
         let size: PixelSize
@@ -22,8 +25,8 @@ package struct Renderer: Sendable {
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
     }
 
-    package func render(_ photo: SourcePhoto, from source: any PhotoSource, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
-        let prepared = try await self.prepared(photo, from: source, size: spec.size, style: spec.style, for: client)
+    package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
+        let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
         return try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
             try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
@@ -34,12 +37,12 @@ package struct Renderer: Sendable {
     /// same prepared images as the renders.
     package func preview(
         _ photo: SourcePhoto,
-        from source: any PhotoSource,
+        load: @escaping Loader,
         size: PixelSize,
         style: EffectStyle,
         for client: RenderClient
     ) async throws -> BlurredPreview {
-        let prepared = try await self.prepared(photo, from: source, size: size, style: style, for: client)
+        let prepared = try await self.prepared(photo, load: load, size: size, style: style, for: client)
         return try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
             try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
         }
@@ -48,14 +51,14 @@ package struct Renderer: Sendable {
     /// The photo cover-cropped to `size`, from memory or decoded now.
     private func prepared(
         _ photo: SourcePhoto,
-        from source: any PhotoSource,
+        load: @escaping Loader,
         size: PixelSize,
         style: EffectStyle,
         for client: RenderClient
     ) async throws -> PreparedImages {
         let (limits, gate) = (self.limits, self.gate)
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
-            let encoded = try await source.imageData(for: photo, covering: size)
+            let encoded = try await load(photo, size)
             return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
                 try PreparedImages.make(from: encoded, size: size, style: style, limits: limits)
             }

@@ -163,7 +163,7 @@ package struct FlickrPhotoSource: PhotoSource {
         guard case .cell(let cell) = place else { return try await self.stock.photo(for: place, in: window) }
         await self.state.noteTimeout(for: CellWindow(cell: cell.value, window: window.index))
         // Only a photo whose bytes are at hand: the fallback must not wait on Flickr again.
-        if let stored = await self.standIn(cell), await self.store?.sourceImage(photoID: stored.photo.id, variant: nil) != nil {
+        if let stored = await self.standIn(cell), await self.store?.hasSourceImage(photoID: stored.photo.id) == true {
             return stored.window == window.index && !stored.photo.stale ? stored.photo : self.stale(stored.photo)
         }
         return try await self.stockFallback(place, window)

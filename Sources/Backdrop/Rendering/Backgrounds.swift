@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+
+/// Which image answers a request for a place: the photo the source chooses, its render or preview from memory, disk or
+/// made now, within the upstream deadline; an unusable photo replaced (at most three times) and, past the deadline,
+/// the source's fallback (stale or stock). The HTTP layer parses, calls this, and builds the response.
+package struct Backgrounds: Sendable {
+    let photos: any PhotoSource
+    let renderer: Renderer
+    let renders: RenderCache
+    /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each with placeholders.
+    let previews: MemoryLRU<RenderedImageKey, BlurredPreview>
+    /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
+    /// gets its fallback.
+    let upstreamDeadline: Duration
+    let metrics: BackdropMetrics
+
+    /// How many times a request replaces a photo that proves unusable before it takes what the source falls back on.
+    static let maxReplacements = 3
+
+    init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, previewsMemory: Int, upstreamDeadline: Duration, metrics: BackdropMetrics)
+    {
+        self.photos = photos
+        self.renderer = renderer
+        self.renders = renders
+        // + the placeholders, about 60 bytes, and the entry's own keeping
+        self.previews = MemoryLRU(budget: previewsMemory, maxEntries: max(1, previewsMemory / 2048)) { $0.webp.count + 1024 + 128 }
+        self.upstreamDeadline = upstreamDeadline
+        self.metrics = metrics
+    }
+
+    /// As the settings describe it.
+    init(settings: Settings, photos: any PhotoSource, renderer: Renderer, renders: RenderCache, metrics: BackdropMetrics) {
+        self.init(
+            photos: photos,
+            renderer: renderer,
+            renders: renders,
+            previewsMemory: settings.cache.previewsMemoryMB << 20,
+            upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
+            metrics: metrics
+        )
+    }
+
+    /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
+    func render(
+        place: Place,
+        window: TimeWindow,
+        spec: RenderSpec,
+        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        logger: Logger
+    ) async throws -> CachedRender {
+        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
+        return try await self.produce(place: place, window: window, logger: logger) { photo in
+            await self.renders.cached(key(photo))
+        } make: { photo in
+            try await self.renders.render(key(photo)) {
+                try await self.renderer.render(photo, load: self.photos.imageData(for:covering:), spec: spec, for: client())
+            }
+        }
+    }
+
+    /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
+    /// renders (see ``produce(place:window:logger:cached:make:)``).
+    func preview(
+        place: Place,
+        window: TimeWindow,
+        size: PixelSize,
+        style: EffectStyle,
+        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        logger: Logger
+    ) async throws -> BlurredPreview {
+        let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
+        let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
+        return try await self.produce(place: place, window: window, logger: logger) { photo in
+            await self.previews.cached(key(photo))
+        } make: { photo in
+            try await self.previews.value(for: key(photo)) {
+                try await self.renderer.preview(photo, load: self.photos.imageData(for:covering:), size: size, style: style, for: client())
+            }
+        }
+    }
+
+    /// What a request makes of the place's photo (a render, a preview), from memory or made now, within the upstream
+    /// deadline; past it, from the source's fallback photo (stale or stock, which needs no upstream call). Something
+    /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
+    /// request, about a sixth of a cache hit's time).
+    private func produce<Made: Sendable>(
+        place: Place,
+        window: TimeWindow,
+        logger: Logger,
+        cached: (SourcePhoto) async -> Made?,
+        make: @escaping @Sendable (SourcePhoto) async throws -> Made
+    ) async throws -> Made {
+        if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
+            return hit
+        }
+        do {
+            return try await withDeadline(self.upstreamDeadline) {
+                try await self.produceFromChosen(place: place, window: window, logger: logger, make: make)
+            }
+        } catch is DeadlinePassed {
+            return try await make(try await self.deadlineFallback(place: place, window: window, logger: logger))
+        }
+    }
+
+    private func deadlineFallback(place: Place, window: TimeWindow, logger: Logger) async throws -> SourcePhoto {
+        self.metrics.deadlinePassed()
+        logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
+        return try await self.photos.fallback(for: place, in: window)
+    }
+
+    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded is reported to
+    /// the source, which offers another (once) and then a stock photo.
+    private func produceFromChosen<Made: Sendable>(
+        place: Place,
+        window: TimeWindow,
+        logger: Logger,
+        make: @Sendable (SourcePhoto) async throws -> Made
+    ) async throws -> Made {
+        var photo = try await self.photos.photo(for: place, in: window)
+        var failures = 0
+        while true {
+            do {
+                return try await make(photo)
+            } catch  where failures < Self.maxReplacements && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
+                failures += 1
+                logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
+                await self.photos.markUnusable(photo, place: place, window: window)
+                photo = try await self.photos.photo(for: place, in: window)
+            }
+        }
+    }
+
+}
