@@ -12,6 +12,8 @@ TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nod
 CONTAINER_PACKAGES := debootstrap openssl iproute2
 # The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
 CLUSTER_PACKAGES := postgresql nginx-light procps
+# The Kubernetes check: kubectl (its kustomize renders the manifests), nginx for the router, unshare for its /etc/hosts.
+KUBERNETES_PACKAGES := kubectl nginx-light util-linux
 TEST_VENV ?= .build-venv
 TEST_OUTPUT ?= test-output
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
@@ -19,7 +21,7 @@ BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-l
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
-.PHONY: format run build static test test-container test-cluster bench deps test-deps bench-deps clean
+.PHONY: format run build static test test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -51,6 +53,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(MAKE) --no-print-directory test-kubernetes
 	$(MAKE) --no-print-directory test-container
 	$(MAKE) --no-print-directory test-cluster
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
@@ -65,6 +68,13 @@ test-container: static
 	@Tools/ensure-packages.sh $(CONTAINER_PACKAGES)
 	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
 	python3 Tests/docker/run_runtime_stage.py .build-static/release/backdrop
+
+# deploy/kubernetes rendered by kubectl's kustomize, validated against the API schemas, cross-checked against the
+# Dockerfile and the service, and its router run in front of stand-in replicas (no cluster needed).
+test-kubernetes: test-deps
+	@Tools/ensure-packages.sh $(KUBERNETES_PACKAGES)
+	$(SWIFT) build --product backdrop
+	$(TEST_VENV)/bin/python Tests/kubernetes/check_manifests.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 
 # Three replicas of the static release binary, a throwaway PostgreSQL (run as an unprivileged user) and nginx with
 # deploy/nginx.conf, all on loopback and stopped at the end.

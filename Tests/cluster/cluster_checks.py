@@ -221,6 +221,8 @@ def database_failing(replicas, flickr, db):
               str([r.health().get("cluster") for r in replicas]))
         connected = [r.metric("backdrop_cluster_connected") for r in replicas]
         check("and backdrop_cluster_connected is 0 on every replica", connected == [0, 0, 0], str(connected))
+        codes = [health_command(r, "--require-shared") for r in replicas] + [health_command(replicas[0])]
+        check("backdrop health --require-shared fails on a degraded replica (the plain check still passes)", codes == [1, 1, 1, 0], str(codes))
         mark = len(answers)
         until = time.monotonic() + 60
         while len(answers) < mark + 40 and time.monotonic() < until:
@@ -245,6 +247,8 @@ def database_failing(replicas, flickr, db):
           str([r.health().get("cluster") for r in replicas]))
     connected = [r.metric("backdrop_cluster_connected") for r in replicas]
     check("and backdrop_cluster_connected is 1 on every replica", connected == [1, 1, 1], str(connected))
+    codes = [health_command(r, "--require-shared") for r in replicas]
+    check("and backdrop health --require-shared passes again", codes == [0, 0, 0], str(codes))
     deadline = time.monotonic() + 10
     leftovers = db.psql("SELECT count(*) FROM backdrop_cells WHERE key_hash = 'old'") + db.psql("SELECT count(*) FROM backdrop_calls WHERE key_hash = 'old'")
     while leftovers != "00" and time.monotonic() < deadline:
@@ -284,6 +288,11 @@ def database_failing(replicas, flickr, db):
             os.kill(pid, signal.SIGCONT)
     back = all(r.wait_for_cluster("postgres", 25) for r in replicas)
     check("PostgreSQL thawed: every replica shares again", back, str([r.health().get("cluster") for r in replicas]))
+
+
+def health_command(replica, *flags):
+    """The exit code of `backdrop health` (as a Kubernetes exec probe runs it) against `replica`."""
+    return subprocess.run([replica.binary, "health", "--url", replica.base + "/health", *flags], capture_output=True, timeout=30).returncode
 
 
 def takeover_at_defaults(binary, flickr, db, work):

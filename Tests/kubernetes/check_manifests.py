@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""deploy/kubernetes checked without a cluster: every kustomization rendered by kubectl's kustomize, each object
+validated strictly against the Kubernetes API schemas (kubernetes-validate, offline), then cross-checked against what
+the image and the service really are, and the router run for real.
+
+usage: check_manifests.py PATH/TO/backdrop OUTPUT_DIR
+
+- Rendered: the base, overlays/with-postgres, and the base with components/service-monitor.
+- Schemas: strict validation (unknown fields fail) against Kubernetes 1.30 and 1.37; the ServiceMonitor (a CRD, not
+  in those schemas) is checked for what the Prometheus Operator reads from it.
+- Against the Dockerfile: the user id, the port, the entrypoint, the cache volume, the stop signal.
+- Against the service: the probe paths are routes of Public/openapi.yaml; the ConfigMap's config.json is read by the
+  real binary (strict: any unknown key or bad value is an error) and serves; the environment variables from the
+  Secret are ones the settings read; the memory and disk sizes cover the configured budgets; the grace period covers
+  preStop and the request deadline; the autoscaler's maximum matches the router's ring and cluster.expectedReplicas.
+- The router: `nginx -t` on its configuration with the replica names resolved to loopback (a private mount namespace
+  with its own /etc/hosts), its routing rule the same as deploy/nginx.conf's, then nginx run in front of six stand-in
+  replicas: one replica per cell, cells spread, a stopped replica's cells (and only those) moved, the rest round-robin.
+"""
+import base64
+import http.server
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import kubernetes_validate
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from checks import check, finish, run_part  # noqa: E402
+
+K8S = os.path.join(ROOT, "deploy", "kubernetes")
+VERSIONS = ["1.30.0", "1.37.0"]
+
+
+def kustomize(path):
+    out = subprocess.run(["kubectl", "kustomize", path], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise RuntimeError(f"kubectl kustomize {path}: {out.stderr.strip()}")
+    return [d for d in yaml.safe_load_all(out.stdout) if d]
+
+
+def renders():
+    """{name: [objects]} for every kustomization a user can apply."""
+    with_monitor = tempfile.mkdtemp(prefix="backdrop-k8s-")
+    with open(os.path.join(with_monitor, "kustomization.yaml"), "w") as f:
+        yaml.safe_dump({"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+                        "resources": [os.path.relpath(os.path.join(K8S, "base"), with_monitor)],
+                        "components": [os.path.relpath(os.path.join(K8S, "components", "service-monitor"), with_monitor)]}, f)
+    try:
+        return {"base": kustomize(os.path.join(K8S, "base")),
+                "overlays/with-postgres": kustomize(os.path.join(K8S, "overlays", "with-postgres")),
+                "base + components/service-monitor": kustomize(with_monitor)}
+    finally:
+        shutil.rmtree(with_monitor, ignore_errors=True)
+
+
+def find(objects, kind, name=None):
+    found = [o for o in objects if o["kind"] == kind and (name is None or o["metadata"]["name"] == name)]
+    if not found:
+        raise LookupError(f"no {kind} {name or ''} in the rendered manifests")
+    return found[0]
+
+
+def schemas(rendered):
+    for name, objects in rendered.items():
+        problems = []
+        for version in VERSIONS:
+            for obj in objects:
+                if obj["kind"] == "ServiceMonitor":
+                    continue
+                try:
+                    kubernetes_validate.validate(obj, version, strict=True)
+                except (kubernetes_validate.ValidationError, kubernetes_validate.SchemaNotFoundError, kubernetes_validate.InvalidSchemaError) as error:
+                    problems.append(f"{version} {obj['kind']}/{obj['metadata'].get('name')}: {getattr(error, 'message', error)}")
+        kinds = sorted({o["kind"] for o in objects})
+        check(f"{name}: {len(objects)} objects valid against the Kubernetes {' and '.join(VERSIONS)} schemas (strict)", not problems,
+              "; ".join(problems[:3]) if problems else ", ".join(kinds))
+    monitor = find(rendered["base + components/service-monitor"], "ServiceMonitor")
+    service = find(rendered["base"], "Service", "backdrop")
+    selector = monitor["spec"]["selector"]["matchLabels"]
+    ports = [p["name"] for p in service["spec"]["ports"]]
+    check("the ServiceMonitor selects the replicas' Service and scrapes its named port at /metrics",
+          monitor["apiVersion"] == "monitoring.coreos.com/v1"
+          and all(service["metadata"]["labels"].get(k) == v for k, v in selector.items())
+          and all(e["port"] in ports and e["path"] == "/metrics" for e in monitor["spec"]["endpoints"]), json.dumps(monitor["spec"]))
+
+
+def dockerfile():
+    text = open(os.path.join(ROOT, "Dockerfile")).read()
+    uid = int(re.search(r"useradd [^\n]*--uid (\d+)", text).group(1))
+    return {"uid": uid, "expose": int(re.search(r"^EXPOSE (\d+)", text, re.M).group(1)),
+            "entrypoint": json.loads(re.search(r"^ENTRYPOINT (\[.*\])", text, re.M).group(1)),
+            "volume": json.loads(re.search(r"^VOLUME (\[.*\])", text, re.M).group(1)),
+            "stopsignal": re.search(r"^STOPSIGNAL (\S+)", text, re.M).group(1),
+            "copies": dict(reversed(m) for m in re.findall(r"^COPY (?!--from)(\S+) (\S+)", text, re.M))}
+
+
+def mebibytes(quantity):
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024}
+    number, unit = re.fullmatch(r"(\d+)(Ki|Mi|Gi)", quantity).groups()
+    return int(number) * units[unit]
+
+
+def against_image_and_service(rendered, binary, output):
+    objects = rendered["base"]
+    image = dockerfile()
+    statefulset = find(objects, "StatefulSet", "backdrop")
+    pod = statefulset["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    config_map = next(o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"].startswith("backdrop-config"))
+    config = json.loads(config_map["data"]["config.json"])
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+
+    check("the pod runs as the image's user, non-root", pod["securityContext"]["runAsUser"] == image["uid"] and pod["securityContext"]["runAsNonRoot"],
+          f"runAsUser {pod['securityContext'].get('runAsUser')}, the image's {image['uid']}")
+    check("with a read-only root filesystem, no privilege escalation and no capabilities",
+          container["securityContext"]["readOnlyRootFilesystem"] and not container["securityContext"]["allowPrivilegeEscalation"]
+          and container["securityContext"]["capabilities"]["drop"] == ["ALL"])
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    check("the container port is the image's EXPOSE and the config's server.port, on every address",
+          ports.get("http") == image["expose"] == config["server"]["port"] and config["server"]["host"] == "0.0.0.0", f"{ports} {image['expose']}")
+    config_path = container["args"][container["args"].index("--config") + 1]
+    check("the image's entrypoint is kept and serves the mounted config.json",
+          "command" not in container and container["args"][0] == "serve"
+          and config_path == os.path.join(mounts["config"], "config.json") and volumes["config"]["configMap"]["name"] == config_map["metadata"]["name"],
+          f"args {container['args']}, mounts {mounts}")
+    check("the cache is the image's volume and the config's cache.folder, on an emptyDir",
+          mounts.get("cache") == config["cache"]["folder"] and config["cache"]["folder"] in image["volume"] and "emptyDir" in volumes["cache"],
+          f"{mounts.get('cache')} {config['cache']['folder']} {image['volume']}")
+    size = mebibytes(volumes["cache"]["emptyDir"]["sizeLimit"])
+    check("its sizeLimit covers cache.maxMB with a fifth or more of headroom", size >= config["cache"]["maxMB"] * 1.2,
+          f"{size} MiB for cache.maxMB {config['cache']['maxMB']}")
+    check("the config's folders are where the image copies Public/ and StockPhotos/",
+          image["copies"].get("/app/Public") == "Public" and config["server"]["publicFolder"] == "/app/Public"
+          and image["copies"].get("/app/StockPhotos") == "StockPhotos" and config["photos"]["stockFolder"] == "/app/StockPhotos", str(image["copies"]))
+
+    openapi = yaml.safe_load(open(os.path.join(ROOT, "Public", "openapi.yaml")))
+    probes = {kind: container[kind] for kind in ("readinessProbe", "livenessProbe", "startupProbe")}
+    paths = {kind: probe.get("httpGet", {}).get("path") for kind, probe in probes.items()}
+    check("every probe asks a route of the OpenAPI document on the named port",
+          all(path in openapi["paths"] and probes[kind]["httpGet"]["port"] == "http" for kind, path in paths.items()), str(paths))
+    health = openapi["paths"].get(paths["livenessProbe"], {}).get("get", {})
+    check("liveness asks /health, which answers 200 whatever PostgreSQL or Flickr do (never an exec of --require-shared)",
+          paths["livenessProbe"] == "/health" and "200" in health.get("responses", {}) and "exec" not in probes["livenessProbe"], str(paths))
+    pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
+    grace = pod["terminationGracePeriodSeconds"]
+    deadline = config["flickr"]["requestDeadlineSeconds"]
+    check("the stop signal is the image's SIGTERM, and the grace period covers preStop, the request deadline and a render",
+          image["stopsignal"] == "SIGTERM" and pre_stop[0] == "/bin/sleep" and grace >= int(pre_stop[1]) + deadline + 10,
+          f"grace {grace} s, preStop {pre_stop}, deadline {deadline} s")
+
+    sources = "".join(open(os.path.join(dirpath, name)).read() for dirpath, _, names in os.walk(os.path.join(ROOT, "Sources", "Backdrop", "Settings"))
+                      for name in names if name.endswith(".swift"))
+    read = set(re.findall(r'environment\["([A-Z_]+)"\]', sources))
+    names = [e["name"] for e in container["env"]]
+    check("the environment from the Secret is what the settings read, optional (no key: stock photos; no URL: alone)",
+          set(names) <= read and all(e["valueFrom"]["secretKeyRef"]["optional"] for e in container["env"]), f"{names} of {sorted(read)}")
+    overlay = rendered["overlays/with-postgres"]
+    secret = next(o for o in overlay if o["kind"] == "Secret" and "BACKDROP_POSTGRES_URL" in o.get("data", {}))
+    url = base64.b64decode(secret["data"]["BACKDROP_POSTGRES_URL"]).decode()
+    refs = {e["name"]: e["valueFrom"]["secretKeyRef"]["name"] for e in find(overlay, "StatefulSet", "backdrop")["spec"]["template"]["spec"]["containers"][0]["env"]}
+    database = find(overlay, "Service", "backdrop-postgres")
+    check("overlays/with-postgres: the replicas' BACKDROP_POSTGRES_URL is the generated Secret's, naming the database Service it runs",
+          refs.get("BACKDROP_POSTGRES_URL") == secret["metadata"]["name"] and f"@{database['metadata']['name']}:{database['spec']['ports'][0]['port']}/" in url,
+          f"{refs} {re.sub(r':[^:@/]*@', ':****@', url)}")
+
+    budgets = config["render"]["preparedImagesMemoryMB"] + config["cache"]["renderedImagesMemoryMB"] + config["flickr"]["downloadCacheMB"] + config["cache"]["previewsMemoryMB"]
+    request, limit = (mebibytes(container["resources"][k]["memory"]) for k in ("requests", "limits"))
+    check("the memory request covers the memory budgets plus the 100 MB make bench allows them, and the limit more",
+          request >= budgets + 100 and limit > request, f"budgets {budgets} MB, request {request} MiB, limit {limit} MiB")
+
+    hpa = find(objects, "HorizontalPodAutoscaler", "backdrop")
+    ordinals = sorted(o["metadata"]["name"] for o in objects if o["kind"] == "Service" and re.fullmatch(r"backdrop-\d+", o["metadata"]["name"]))
+    ring = re.findall(r"server (backdrop-\d+):(\d+)", router_conf(objects))
+    check("the autoscaler scales the StatefulSet from its replica count to the router ring's size, one Service per ordinal",
+          hpa["spec"]["scaleTargetRef"]["name"] == "backdrop" and hpa["spec"]["minReplicas"] == statefulset["spec"]["replicas"]
+          and ordinals == [f"backdrop-{i}" for i in range(hpa["spec"]["maxReplicas"])] and sorted({n for n, _ in ring}) == ordinals
+          and all(int(p) == image["expose"] for _, p in ring), f"{hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}, {ordinals}")
+    check("cluster.expectedReplicas is the autoscaler's maximum (replicas alone together stay within the key's budget)",
+          config["cluster"]["expectedReplicas"] >= hpa["spec"]["maxReplicas"], str(config["cluster"]["expectedReplicas"]))
+    check("the autoscaler waits before scaling down (each replica holds its own cache)",
+          hpa["spec"]["behavior"]["scaleDown"]["stabilizationWindowSeconds"] >= 300)
+    budgets_ok = []
+    for pdb in (o for o in objects if o["kind"] == "PodDisruptionBudget"):
+        spec = pdb["spec"]
+        budgets_ok.append("maxUnavailable" in spec and spec["maxUnavailable"] >= 1 and "minAvailable" not in spec)
+    check("every PodDisruptionBudget lets one pod go at any count, so a drain is never blocked", len(budgets_ok) == 2 and all(budgets_ok))
+    policy = find(objects, "NetworkPolicy", "backdrop")
+    sources_in = [f.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/component") or f.get("podSelector", {}).get("matchLabels", {}).get("app.kubernetes.io/name")
+                  for rule in policy["spec"]["ingress"] for f in rule["from"]]
+    egress = sorted({p["port"] for rule in policy["spec"]["egress"] for p in rule["ports"]})
+    check("only the router (and Prometheus) reaches the replicas; they reach DNS, PostgreSQL and HTTPS only",
+          sources_in == ["router", "prometheus"] and egress == [53, 443, 5432], f"from {sources_in}, to ports {egress}")
+
+    # The ConfigMap's config.json read by the real binary (strict) and served, its folders pointed at this checkout.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    work = tempfile.mkdtemp(prefix="backdrop-k8s-config-")
+    path = os.path.join(work, "config.json")
+    with open(path, "w") as f:
+        f.write(config_map["data"]["config.json"])
+    env = dict(os.environ, BACKDROP_HOST="127.0.0.1", BACKDROP_PORT=str(port), BACKDROP_PUBLIC_FOLDER=os.path.join(ROOT, "Public"),
+               BACKDROP_STOCK_FOLDER=os.path.join(ROOT, "StockPhotos"), BACKDROP_CACHE_FOLDER=os.path.join(work, "cache"))
+    env.pop("FLICKR_API_KEY", None)
+    env.pop("BACKDROP_POSTGRES_URL", None)
+    process = subprocess.Popen([binary, "serve", "--config", path], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        answer = None
+        until = time.monotonic() + 30
+        while answer is None and time.monotonic() < until and process.poll() is None:
+            try:
+                answer = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2).read())
+            except OSError:
+                time.sleep(0.1)  # until it listens; bounded
+        check("the ConfigMap's config.json is read by the real binary (every key known, every value valid) and it serves",
+              answer is not None and answer.get("status") == "ok" and answer.get("stockPhotos", 0) > 0, f"{answer} exit {process.poll()}")
+    finally:
+        process.terminate()
+        log = process.communicate(timeout=30)[0].decode(errors="replace")
+        with open(os.path.join(output, "kubernetes-config.log"), "w") as f:
+            f.write(log)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def router_conf(objects):
+    return next(o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"].startswith("backdrop-router"))["data"]["nginx.conf"]
+
+
+def routing_rule(text):
+    """The directives that decide where a request goes, server names left out."""
+    upstreams = {name: [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("server ")]
+                 for name, body in re.findall(r"upstream (\w+) \{(.*?)\}", text, re.S)}
+    mapping = re.search(r"map \$arg_cell \$backdrop_upstream \{(.*?)\}", text, re.S)
+    location = re.search(r"location / \{(.*?)\}", text, re.S)
+    keep = ("proxy_pass", "proxy_next_upstream ", "proxy_set_header")
+    return {"upstreams": upstreams, "map": " ".join(mapping.group(1).split()) if mapping else None,
+            "location": sorted(line.strip() for line in (location.group(1) if location else "").splitlines() if line.strip().startswith(keep))}
+
+
+class Replica(http.server.ThreadingHTTPServer):
+    """A stand-in replica on 127.0.1.N:8080 that answers with its own name."""
+    daemon_threads = True
+
+
+def stand_in(name, address):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"  # one request per connection: a stopped replica leaves no connection behind
+
+        def do_GET(self):
+            body = name.encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = Replica((address, 8080), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def router(rendered, output):
+    objects = rendered["base"]
+    text = router_conf(objects)
+    compose = open(os.path.join(ROOT, "deploy", "nginx.conf")).read()
+    ours, theirs = routing_rule(text), routing_rule(compose)
+    check("the router routes by the same rule as deploy/nginx.conf (hash $arg_cell consistent, the map, retries on failure)",
+          ours["upstreams"] == theirs["upstreams"] and ours["map"] == theirs["map"]
+          and [l for l in ours["location"]] == [l for l in theirs["location"]] and "hash $arg_cell consistent;" in ours["upstreams"].get("backdrop_by_cell", []),
+          f"{ours} vs {theirs}")
+    names = sorted(set(re.findall(r"server (backdrop-\d+):", text)))
+    work = tempfile.mkdtemp(prefix="backdrop-k8s-router-")
+    os.chmod(work, 0o755)
+    addresses = {name: f"127.0.1.{i + 1}" for i, name in enumerate(names)}
+    with open(os.path.join(work, "hosts"), "w") as f:
+        f.write("127.0.0.1 localhost\n" + "".join(f"{a} {n}\n" for n, a in addresses.items()))
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(text.replace("listen 8080;", "listen 127.0.0.1:18480;").replace("worker_processes auto;", "worker_processes 1;")
+                .replace(" /tmp/", f" {work}/"))
+    inside = f"mount --bind {work}/hosts /etc/hosts && exec nginx -e stderr -c {conf} -g 'daemon off;'"
+    tested = subprocess.run(["unshare", "--mount", "sh", "-c", f"mount --bind {work}/hosts /etc/hosts && nginx -t -e stderr -c {conf}"],
+                            capture_output=True, text=True, timeout=30)
+    check("nginx -t accepts the router's configuration, the replica names resolved to loopback", tested.returncode == 0,
+          tested.stderr.strip().splitlines()[-1] if tested.stderr.strip() else "")
+    replicas = {name: stand_in(name, address) for name, address in addresses.items()}
+    process = subprocess.Popen(["unshare", "--mount", "sh", "-c", inside], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = "http://127.0.0.1:18480"
+    try:
+        until = time.monotonic() + 20
+        while time.monotonic() < until:
+            try:
+                urllib.request.urlopen(base + "/router-health", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)  # until nginx listens; bounded
+
+        def who(path):
+            return urllib.request.urlopen(base + path, timeout=10).read().decode()
+
+        cells = [f"u{n:04d}" for n in range(60)]
+        first = {c: who(f"/background?cell={c}&blur=0") for c in cells}
+        again = {c: who(f"/background?cell={c}&blur=1&format=webp") for c in cells}
+        spread = {n: sum(1 for v in first.values() if v == n) for n in names}
+        check("each cell goes to one replica, whatever else its URL asks", first == again, "")
+        check("and the cells spread over every replica on the ring", all(count > 0 for count in spread.values()), str(spread))
+        plain = [who("/health") for _ in range(len(names) * 2)]
+        check("requests without a cell go round-robin", sorted(set(plain)) == names, str(sorted(set(plain))))
+        gone = names[2]
+        replicas[gone].shutdown()
+        replicas[gone].server_close()
+        after = {c: who(f"/background?cell={c}&blur=0") for c in cells}
+        moved = [c for c in cells if after[c] != first[c]]
+        check(f"{gone} stopped: only its cells move, each to another replica, and every request is answered",
+              sorted(moved) == sorted(c for c in cells if first[c] == gone) and all(after[c] != gone for c in cells), f"{len(moved)} moved")
+    finally:
+        process.terminate()
+        log = process.communicate(timeout=30)[0].decode(errors="replace")
+        with open(os.path.join(output, "kubernetes-router.log"), "w") as f:
+            f.write(log)
+        for server in replicas.values():
+            server.shutdown()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    binary, output = os.path.abspath(sys.argv[1]), sys.argv[2]
+    os.makedirs(output, exist_ok=True)
+    print("kubernetes: deploy/kubernetes rendered, validated against the API schemas and cross-checked")
+    try:
+        rendered = renders()
+        check("kubectl kustomize renders the base, overlays/with-postgres and components/service-monitor", True,
+              ", ".join(f"{k}: {len(v)}" for k, v in rendered.items()))
+    except Exception as error:
+        check("kubectl kustomize renders every kustomization", False, f"{type(error).__name__}: {error}")
+        finish("kubernetes")
+    run_part(schemas, rendered)
+    run_part(against_image_and_service, rendered, binary, output)
+    run_part(router, rendered, output)
+    finish("kubernetes")
+
+
+if __name__ == "__main__":
+    main()
