@@ -53,6 +53,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/tracing/check_traces.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(MAKE) --no-print-directory test-kubernetes
 	$(MAKE) --no-print-directory test-container
 	$(MAKE) --no-print-directory test-cluster
@@ -93,6 +94,7 @@ bench: bench-deps
 	$(BENCH_VENV)/bin/python Benchmarks/formats.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
+	python3 Benchmarks/tracing.py --backdrop .build/release/backdrop
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 	python3 Benchmarks/cache_flood.py --backdrop .build/release/backdrop
 	python3 Benchmarks/memory.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos

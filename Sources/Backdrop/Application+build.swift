@@ -15,7 +15,8 @@ package func buildApplication(
     clock: any WallClock = SystemClock(),
     logger: Logger? = nil,
     metrics: BackdropMetrics = BackdropMetrics(),
-    middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
+    middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = [],
+    services: [any Service] = []
 ) async throws -> some ApplicationProtocol {
     let logger = settings.logger(logger)
     let descriptors = settings.descriptors()
@@ -63,7 +64,8 @@ package func buildApplication(
             backlog: settings.server.backlog,
             availableConnectionsDelegate: MaximumAvailableConnections(descriptors.maxConnections, logger: logger)
         ),
-        services: [sweeper as (any Service)?, postgres as (any Service)?].compactMap { $0 } + photos.services,
+        // Given services first: they stop last (a trace exporter flushes what the last requests made).
+        services: services + [sweeper as (any Service)?, postgres as (any Service)?].compactMap { $0 } + photos.services,
         logger: logger
     )
     app.beforeServerStarts {
@@ -86,6 +88,7 @@ func buildRouter(
     middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
 ) -> Router<BackdropRequestContext> {
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
+    if settings.telemetry.enabled { router.add(middleware: TraceMiddleware()) }
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
         CORSMiddleware(origins: settings.server.corsOrigins)

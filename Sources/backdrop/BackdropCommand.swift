@@ -35,11 +35,16 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
+        Telemetry.bootstrapLogging(settings)
         DescriptorLimit.raiseToHardLimit()
         MallocTuning.returnLargeBlocksToTheSystem()
         do {
-            try await buildApplication(settings).runService()
+            let tracing = try Telemetry.bootstrapTracing(
+                settings,
+                environment: ProcessInfo.processInfo.environment,
+                logger: Logger(label: "backdrop.telemetry")
+            )
+            try await buildApplication(settings, services: tracing.map { [$0] } ?? []).runService()
         } catch let error as StockPhotoError {
             FileHandle.standardError.write(Data("backdrop: cannot start: \(error)\n".utf8))
             throw ExitCode(3)

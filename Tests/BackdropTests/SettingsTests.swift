@@ -21,9 +21,9 @@ struct SettingsTests {
         #expect(try Settings.parse(data) == Settings())
         // ...and names every key: removing any one would still parse, so compare key counts with the defaults' own.
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
-        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster"])
+        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 60)  // server 10, photos 3, render 16, images 3, flickr 15, cache 9, cluster 4
+        #expect(keyCount == 66)  // server 11, photos 3, render 16, images 3, flickr 15, cache 10, cluster 4, telemetry 5
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

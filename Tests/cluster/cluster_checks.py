@@ -125,6 +125,9 @@ def compose_file():
     check("each built from the Dockerfile, given the database's URL and its own cache volume", ok)
     check("PostgreSQL and nginx (with ./nginx.conf) beside them", "postgres" in services
           and "./nginx.conf:/etc/nginx/nginx.conf:ro" in services.get("nginx", {}).get("volumes", []))
+    check("Jaeger only under the tracing profile, and every replica given OTEL_EXPORTER_OTLP_ENDPOINT (empty: tracing off)",
+          services.get("jaeger", {}).get("profiles") == ["tracing"]
+          and all(services[r]["environment"].get("OTEL_EXPORTER_OTLP_ENDPOINT") == "${OTEL_EXPORTER_OTLP_ENDPOINT:-}" for r in replicas))
 
 
 def nginx_routing(replicas, work):

@@ -42,7 +42,8 @@ def free_port():
 
 
 class BackdropServer:
-    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info", settings=None):
+    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info", settings=None, environment=None):
+        self.environment = environment or {}
         self.binary = binary
         self.settings = settings or {}
         self.flickr = flickr
@@ -67,6 +68,7 @@ class BackdropServer:
             self.flickr_port = int(standin.stdout.readline().split()[1])
             config["flickr"] = {"endpoint": f"http://localhost:{self.flickr_port}/services/rest/", "extraImageHosts": ["localhost"]}
             env["FLICKR_API_KEY"] = "integration-test-key"
+        env.update(self.environment)
         for section, values in self.settings.items():
             config.setdefault(section, {}).update(values)
         with open(os.path.join(self.work, "config.json"), "w") as f:

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 /// Rendered backgrounds: recent ones in memory (with their cache file held open for `sendfile` when the budget allows),
 /// all of them but the smallest on disk when a disk cache is configured (a render under one block,
@@ -38,10 +39,19 @@ package struct RenderCache: Sendable {
         if let hit = await self.cached(key) { return hit }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
-            if let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
-                (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id
-            {
+            let stored = await withSpan("cache.disk.read") { span in
+                guard let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
+                    (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id
+                else {
+                    span.attributes["backdrop.hit"] = false
+                    return nil as (CacheEntry, CachedFile?)?
+                }
+                span.attributes["backdrop.hit"] = true
+                return (entry, file)
+            }
+            if let (entry, file) = stored {
                 metrics.cache(.hit, kind: "render")
+                RequestTrace.note("backdrop.cache", "disk")
                 return CachedRender(
                     body: entry.payload,
                     format: key.spec.format,
@@ -56,17 +66,20 @@ package struct RenderCache: Sendable {
             let created = clock.now()
             var file: CachedFile?
             if let disk, body.count >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
-                file = await disk.write(
-                    CacheEntry(
-                        kind: .render,
-                        created: created,
-                        window: key.window.index,
-                        key: key.diskKey,
-                        meta: [UInt8](meta),
-                        payload: body
-                    ),
-                    keepOpen: true
-                )
+                file = await withSpan("cache.disk.write") { span in
+                    span.attributes["backdrop.bytes"] = body.count
+                    return await disk.write(
+                        CacheEntry(
+                            kind: .render,
+                            created: created,
+                            window: key.window.index,
+                            key: key.diskKey,
+                            meta: [UInt8](meta),
+                            payload: body
+                        ),
+                        keepOpen: true
+                    )
+                }
             }
             return CachedRender(body: body, format: key.spec.format, photo: key.photo, place: key.place, created: created, file: file)
         }

@@ -18,4 +18,15 @@ enum CellClaim: Sendable, Equatable {
     case keyRejected
     /// Another replica holds the cell-window's lease for this many seconds more: look again shortly.
     case wait(seconds: Double)
+
+    /// How traces name it.
+    var label: String {
+        switch self {
+        case .search: "search"
+        case .found: "shared"
+        case .failing: "failing"
+        case .keyRejected: "key_rejected"
+        case .wait: "wait"
+        }
+    }
 }

@@ -24,13 +24,14 @@ struct PhotoSupply {
         guard !settings.flickr.apiKey.isEmpty else {
             return PhotoSupply(source: stock, services: [], announcement: (.warning, "no Flickr API key configured: serving stock photos only"))
         }
-        let http = HTTPClient(
-            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
-            configuration: .init(
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000)))
-            )
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000)))
         )
+        // No automatic client spans: they would record the full URL, the API key in its query among it, and send
+        // `traceparent` to Flickr. Backdrop's own spans say what a search or a download did.
+        configuration.tracing.tracer = nil
+        let http = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
         let flickr = FlickrPhotoSource.make(
             settings: settings,
             http: http,

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// Which image answers a request for a place: the photo the source chooses, its render or preview from memory, disk or
 /// made now, within the upstream deadline; an unusable photo replaced (at most three times) and, past the deadline,
@@ -50,7 +51,7 @@ package struct Backgrounds: Sendable {
         logger: Logger
     ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce(place: place, window: window, logger: logger) { photo in
+        return try await self.produce("background.render", place: place, window: window, logger: logger) { photo in
             await self.renders.cached(key(photo))
         } make: { photo in
             try await self.renders.render(key(photo)) {
@@ -71,7 +72,7 @@ package struct Backgrounds: Sendable {
     ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce(place: place, window: window, logger: logger) { photo in
+        return try await self.produce("background.preview", place: place, window: window, logger: logger) { photo in
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
@@ -85,6 +86,7 @@ package struct Backgrounds: Sendable {
     /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
     /// request, about a sixth of a cache hit's time).
     private func produce<Made: Sendable>(
+        _ name: String,
         place: Place,
         window: TimeWindow,
         logger: Logger,
@@ -92,14 +94,27 @@ package struct Backgrounds: Sendable {
         make: @escaping @Sendable (SourcePhoto) async throws -> Made
     ) async throws -> Made {
         if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
+            RequestTrace.note("backdrop.cache", "memory")
             return hit
         }
-        do {
-            return try await withDeadline(self.upstreamDeadline) {
-                try await self.produceFromChosen(place: place, window: window, logger: logger, make: make)
+        RequestTrace.note("backdrop.cache", "miss")
+        return try await withSpan(name) { span in
+            do {
+                return try await withDeadline(self.upstreamDeadline) {
+                    try await self.produceFromChosen(place: place, window: window, logger: logger, span: span, make: make)
+                }
+            } catch is DeadlinePassed {
+                span.addEvent("upstream deadline passed")
+                RequestTrace.note("backdrop.fallback", "deadline")
+                let photo = try await self.deadlineFallback(place: place, window: window, logger: logger)
+                span.addEvent(
+                    SpanEvent(
+                        name: "fallback photo",
+                        attributes: ["backdrop.photo.source": "\(photo.isFallback && photo.origin == .flickr ? "stale" : photo.origin.rawValue)"]
+                    )
+                )
+                return try await make(photo)
             }
-        } catch is DeadlinePassed {
-            return try await make(try await self.deadlineFallback(place: place, window: window, logger: logger))
         }
     }
 
@@ -115,9 +130,10 @@ package struct Backgrounds: Sendable {
         place: Place,
         window: TimeWindow,
         logger: Logger,
+        span: any Span,
         make: @Sendable (SourcePhoto) async throws -> Made
     ) async throws -> Made {
-        var photo = try await self.photos.photo(for: place, in: window)
+        var photo = try await self.choose(place: place, window: window)
         var failures = 0
         while true {
             do {
@@ -125,9 +141,20 @@ package struct Backgrounds: Sendable {
             } catch  where failures < Self.maxReplacements && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
                 failures += 1
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
+                span.addEvent(SpanEvent(name: "photo unusable", attributes: ["backdrop.photo.id": "\(photo.id)"]))
                 await self.photos.markUnusable(photo, place: place, window: window)
-                photo = try await self.photos.photo(for: place, in: window)
+                photo = try await self.choose(place: place, window: window)
             }
+        }
+    }
+
+    /// The source's photo for the place and window, in a span saying where it came from.
+    private func choose(place: Place, window: TimeWindow) async throws -> SourcePhoto {
+        try await withSpan("photo.choose") { span in
+            let photo = try await self.photos.photo(for: place, in: window)
+            span.attributes["backdrop.photo.source"] = photo.origin.rawValue
+            span.attributes["backdrop.photo.stale"] = photo.stale
+            return photo
         }
     }
 

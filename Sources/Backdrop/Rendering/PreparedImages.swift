@@ -1,3 +1,5 @@
+import Tracing
+
 /// A photo cover-cropped to an output size, and its light-effect copy: everything a render needs but the blend.
 /// The copy is made when a render first needs it (see ``LazyEffect``).
 package struct PreparedImages: Sendable {
@@ -21,8 +23,15 @@ package struct PreparedImages: Sendable {
     package var byteCount: Int { self.sharp.byteCount * 2 }
 
     /// Decodes and cover-crops; the effect follows when a render needs it.
-    package static func make(from encoded: EncodedImage, size: PixelSize, style: EffectStyle, limits: DecodeLimits) throws -> PreparedImages {
-        let sharp = CoverCrop.apply(try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits), to: size)
+    package static func make(
+        from encoded: EncodedImage,
+        size: PixelSize,
+        style: EffectStyle,
+        limits: DecodeLimits,
+        trace: ServiceContext? = nil
+    ) throws -> PreparedImages {
+        let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits) }
+        let sharp = traced("image.crop", parent: trace) { CoverCrop.apply(decoded, to: size) }
         return PreparedImages(sharp: sharp, style: style)
     }
 

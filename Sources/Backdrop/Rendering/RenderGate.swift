@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Synchronization
+import Tracing
 
 /// What a job on the render pool does, for its cost estimate (``RenderCosts``).
 enum RenderWork: Hashable, Sendable {
@@ -71,6 +72,8 @@ package final class RenderGate: Sendable {
             state.nextID += 1
             return (state.nextID, state.costs.estimate(work, pixels: pixels))
         }
+        let queued = ContinuousClock.now
+        let queuedAt = DefaultTracerClock.now
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let decided: Result<Void, any Error>? = self.state.withLock { state in
@@ -92,6 +95,12 @@ package final class RenderGate: Sendable {
             self.state.withLock { $0.removeQueued(id) }?.resume(throwing: CancellationError())
         }
         let started = ContinuousClock.now
+        if started - queued >= .milliseconds(1) {
+            // The wait for a worker, as a span of its own beside the work (a request that found one free has none).
+            let span = startSpan("render.queue", at: queuedAt)
+            span.attributes["backdrop.work"] = "\(work)"
+            span.end()
+        }
         defer {
             let elapsed = ContinuousClock.now - started
             let next = self.state.withLock { state in

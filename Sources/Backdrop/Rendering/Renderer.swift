@@ -1,3 +1,5 @@
+import Tracing
+
 /// Turns a chosen photo into the image a request asks for, in the format it asks for.
 ///
 /// The cover-cropped photo and its effect copy are kept per (photo, variant, size, style) in memory, so the
@@ -28,8 +30,15 @@ package struct Renderer: Sendable {
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
         let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
-        return try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
-            try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
+        // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
+        return try await withSpan("image.encode") { span in
+            span.attributes["backdrop.format"] = spec.format.rawValue
+            span.attributes["backdrop.blur"] = spec.blurHundredths
+            let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
+                try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
+            }
+            span.attributes["backdrop.bytes"] = bytes.count
+            return bytes
         }
     }
 
@@ -43,8 +52,10 @@ package struct Renderer: Sendable {
         for client: RenderClient
     ) async throws -> BlurredPreview {
         let prepared = try await self.prepared(photo, load: load, size: size, style: style, for: client)
-        return try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
-            try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
+        return try await withSpan("image.preview") { _ in
+            try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
+                try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
+            }
         }
     }
 
@@ -58,9 +69,14 @@ package struct Renderer: Sendable {
     ) async throws -> PreparedImages {
         let (limits, gate) = (self.limits, self.gate)
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
-            let encoded = try await load(photo, size)
-            return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
-                try PreparedImages.make(from: encoded, size: size, style: style, limits: limits)
+            try await withSpan("image.prepare") { span in
+                span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
+                let encoded = try await load(photo, size)
+                span.attributes["backdrop.source_bytes"] = encoded.bytes.count
+                let trace = ServiceContext.current
+                return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
+                    try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, trace: trace)
+                }
             }
         }
     }

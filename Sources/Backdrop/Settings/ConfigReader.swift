@@ -83,6 +83,18 @@ struct ConfigReader {
         return old
     }
 
+    /// An object of strings (`{"name": "value"}`).
+    mutating func stringMap(_ key: String, default fallback: [String: String]) throws -> [String: String] {
+        guard let value = self.value(key) else { return fallback }
+        guard case .object(let members) = value else { throw ConfigError(key: self.name(key), "must be an object of strings, got \(value.typeName)") }
+        return try members.reduce(into: [:]) { result, member in
+            guard case .string(let string) = member.value else {
+                throw ConfigError(key: "\(self.name(key)).\(member.key)", "must be a string")
+            }
+            result[member.key] = string
+        }
+    }
+
     /// Whether the object gives `key`, a setting no longer used: accepted, and never read.
     mutating func ignored(_ key: String) throws -> Bool {
         self.value(key) != nil

@@ -46,6 +46,7 @@ extension Settings {
             settings.server.port = try section.int("port", default: settings.server.port, in: 0...65535)
             settings.server.publicFolder = try section.string("publicFolder", default: settings.server.publicFolder, allowEmpty: false)
             settings.server.logLevel = try section.choice("logLevel", default: settings.server.logLevel)
+            settings.server.logFormat = try section.choice("logFormat", default: settings.server.logFormat)
             settings.server.idleTimeoutSeconds = try section.int("idleTimeoutSeconds", default: settings.server.idleTimeoutSeconds, in: 1...3600)
             settings.server.requestHeadTimeoutSeconds = try section.int(
                 "requestHeadTimeoutSeconds",
@@ -167,6 +168,21 @@ extension Settings {
             settings.cluster.expectedReplicas = try section.int("expectedReplicas", default: settings.cluster.expectedReplicas, in: 1...1000)
             try section.rejectUnknownKeys()
         }
+        if var section = try root.section("telemetry") {
+            var telemetry = settings.telemetry
+            telemetry.otlpEndpoint = try section.string("otlpEndpoint", default: telemetry.otlpEndpoint)
+            if !telemetry.otlpEndpoint.isEmpty {
+                guard let url = URL(string: telemetry.otlpEndpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                    throw ConfigError(key: "telemetry.otlpEndpoint", "must be an http or https URL, got \"\(telemetry.otlpEndpoint.prefix(200))\"")
+                }
+            }
+            telemetry.serviceName = try section.string("serviceName", default: telemetry.serviceName, allowEmpty: false)
+            telemetry.sampler = try section.choice("sampler", default: telemetry.sampler)
+            telemetry.samplerRatio = try section.double("samplerRatio", default: telemetry.samplerRatio, in: 0...1)
+            telemetry.resourceAttributes = try section.stringMap("resourceAttributes", default: telemetry.resourceAttributes)
+            settings.telemetry = telemetry
+            try section.rejectUnknownKeys()
+        }
         try root.rejectUnknownKeys()
         guard settings.cluster.leaseSeconds > settings.flickr.requestDeadlineSeconds else {
             throw ConfigError(
@@ -242,6 +258,17 @@ extension Settings {
                 throw ConfigError(key: "BACKDROP_PORT", "must be a port number between 0 and 65535, got \"\(text)\"")
             }
             self.server.port = port
+        }
+        let endpoint = [environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"], environment["OTEL_EXPORTER_OTLP_ENDPOINT"], self.telemetry.otlpEndpoint]
+            .compactMap { $0 }.first { !$0.isEmpty }
+        self.telemetry.enabled =
+            endpoint != nil && environment["OTEL_SDK_DISABLED"]?.lowercased() != "true"
+            && environment["OTEL_TRACES_EXPORTER"]?.lowercased() != "none"
+        if let text = environment["BACKDROP_LOG_FORMAT"] {
+            guard let format = LogFormatSetting(rawValue: text) else {
+                throw ConfigError(key: "BACKDROP_LOG_FORMAT", "must be one of \(LogFormatSetting.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            self.server.logFormat = format
         }
         if let text = environment["BACKDROP_LOG_LEVEL"] {
             guard let level = LogLevelSetting(rawValue: text) else {

@@ -8,6 +8,8 @@ package struct Settings: Sendable, Equatable {
         package var port = 8080
         package var publicFolder = "Public"
         package var logLevel = LogLevelSetting.info
+        /// `text`: one readable line per entry; `json`: one JSON object per line (Loki, Elasticsearch, cloud logs).
+        package var logFormat = LogFormatSetting.text
         /// How long a connection may sit idle (between requests, or before its first) before it is closed.
         package var idleTimeoutSeconds = 60
         /// How long a client may take to send a request's head, or the next part of a request's body.
@@ -127,6 +129,23 @@ package struct Settings: Sendable, Equatable {
         package static let smallestRenderOnDisk = 4096
     }
 
+    /// OpenTelemetry traces over OTLP/HTTP: off unless an endpoint is given here or by `OTEL_EXPORTER_OTLP_ENDPOINT`
+    /// (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); the standard `OTEL_*` variables override these.
+    package struct Telemetry: Sendable, Equatable {
+        /// The collector's base URL (`http://collector:4318`; traces go to `/v1/traces` under it); empty: no traces.
+        package var otlpEndpoint = ""
+        package var serviceName = "backdrop"
+        /// `OTEL_TRACES_SAMPLER`'s values: `parentbased_traceidratio` keeps `samplerRatio` of new traces and follows a
+        /// caller's decision.
+        package var sampler = TraceSamplerSetting.parentBasedTraceIDRatio
+        package var samplerRatio = 0.1
+        /// Added to every span's resource (`deployment.environment`, `service.namespace` …).
+        package var resourceAttributes: [String: String] = [:]
+        /// Whether traces are exported: an endpoint here or in `OTEL_EXPORTER_OTLP_ENDPOINT` or
+        /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, and neither `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`.
+        package var enabled = false
+    }
+
     /// Sharing one Flickr key's budget, searches and discoveries among replicas through PostgreSQL.
     package struct Cluster: Sendable, Equatable {
         /// `postgres://user:password@host:port/database`; empty: this replica works alone, as on one machine.
@@ -146,6 +165,7 @@ package struct Settings: Sendable, Equatable {
     package var flickr = Flickr()
     package var cache = Cache()
     package var cluster = Cluster()
+    package var telemetry = Telemetry()
     /// What reading the configuration found worth saying (old key names, for instance), to be logged at start.
     package var warnings: [String] = []
 
@@ -162,4 +182,18 @@ package struct Settings: Sendable, Equatable {
 
 package enum LogLevelSetting: String, Sendable, CaseIterable {
     case trace, debug, info, notice, warning, error, critical
+}
+
+package enum LogFormatSetting: String, Sendable, CaseIterable {
+    case text, json
+}
+
+/// The samplers of `OTEL_TRACES_SAMPLER` that need nothing beyond a ratio.
+package enum TraceSamplerSetting: String, Sendable, CaseIterable {
+    case alwaysOn = "always_on"
+    case alwaysOff = "always_off"
+    case traceIDRatio = "traceidratio"
+    case parentBasedAlwaysOn = "parentbased_always_on"
+    case parentBasedAlwaysOff = "parentbased_always_off"
+    case parentBasedTraceIDRatio = "parentbased_traceidratio"
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import Tracing
 
 /// Photos taken near the place, from Flickr, with the stock photos standing in whenever Flickr cannot serve:
 /// no location, key rejected, quota spent, errors, timeouts, empty results, or photos that fail to download or decode.
@@ -133,7 +134,13 @@ package struct FlickrPhotoSource: PhotoSource {
         let (downloader, store) = (self.downloader, self.store)
         do {
             let bytes = try await self.downloads.value(for: variant.url) {
-                let bytes = try await downloader.download(variant.url)
+                let bytes = try await withSpan("flickr.download") { span in
+                    span.attributes["backdrop.photo.size"] = variant.label
+                    span.attributes["server.address"] = URL(string: variant.url)?.host ?? ""
+                    let bytes = try await downloader.download(variant.url)
+                    span.attributes["backdrop.bytes"] = bytes.count
+                    return bytes
+                }
                 await store?.storeSourceImage(bytes, photoID: photo.id, variant: variant.label)
                 return bytes
             }
@@ -209,7 +216,13 @@ package struct FlickrPhotoSource: PhotoSource {
     /// others (whose finding wins if one published first, so that every replica serves the same photo).
     private func find(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> CellFinding {
         let shared = self.coordinator.sharing()
-        switch try await self.claim(key, shared) {
+        let claim = try await withSpan("cluster.claim") { span in
+            span.attributes["backdrop.cell"] = key.cell
+            let claim = try await self.claim(key, shared)
+            span.attributes["backdrop.outcome"] = claim.label
+            return claim
+        }
+        switch claim {
         case .found(let json):
             if let finding = CellFinding(sharedJSON: json) { return finding }
             self.logger.warning("a cell's shared result cannot be read: searching it here", metadata: ["cell": "\(key.cell)"])
@@ -282,28 +295,41 @@ package struct FlickrPhotoSource: PhotoSource {
             steps.append((radius, self.settings.tags))
         }
         if !self.settings.tags.isEmpty { steps.append((32, "")) }
-        for (radius, tags) in steps {
-            guard await shared.takeCall() else {
-                self.metrics.flickrCall("quota")
-                throw FlickrError(.transient, "Flickr call budget is spent for now")
+        for (step, (radius, tags)) in steps.enumerated() {
+            // One span per call: its widening step and radius, whether the budget granted it, what it found. Never
+            // the key, the query or the coordinates.
+            let photos = try await withSpan("flickr.search") { span in
+                span.attributes["backdrop.cell"] = cell.value
+                span.attributes["backdrop.search.step"] = step + 1
+                span.attributes["backdrop.search.radius_km"] = radius
+                span.attributes["backdrop.search.tags"] = !tags.isEmpty
+                guard await shared.takeCall() else {
+                    self.metrics.flickrCall("quota")
+                    span.attributes["backdrop.outcome"] = "quota"
+                    throw FlickrError(.transient, "Flickr call budget is spent for now")
+                }
+                let query = FlickrSearchQuery(
+                    latitude: centre.latitude,
+                    longitude: centre.longitude,
+                    radiusKm: radius,
+                    tags: tags,
+                    licenses: self.settings.licenses,
+                    minUploadDate: minUploadDate
+                )
+                let response: FlickrSearchResponse
+                do {
+                    response = try await self.searcher.search(query)
+                } catch let error as FlickrError {
+                    self.metrics.flickrCall(error.metricLabel)
+                    span.attributes["backdrop.outcome"] = error.metricLabel
+                    throw error
+                }
+                self.metrics.flickrCall(response.photos.isEmpty ? "empty" : "ok")
+                span.attributes["backdrop.outcome"] = response.photos.isEmpty ? "empty" : "ok"
+                span.attributes["backdrop.search.results"] = response.photos.count
+                return response.photos
             }
-            let query = FlickrSearchQuery(
-                latitude: centre.latitude,
-                longitude: centre.longitude,
-                radiusKm: radius,
-                tags: tags,
-                licenses: self.settings.licenses,
-                minUploadDate: minUploadDate
-            )
-            let response: FlickrSearchResponse
-            do {
-                response = try await self.searcher.search(query)
-            } catch let error as FlickrError {
-                self.metrics.flickrCall(error.metricLabel)
-                throw error
-            }
-            self.metrics.flickrCall(response.photos.isEmpty ? "empty" : "ok")
-            if !response.photos.isEmpty { return response.photos }
+            if !photos.isEmpty { return photos }
         }
         return []
     }

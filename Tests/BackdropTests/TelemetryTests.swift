@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// The pieces of tracing and JSON logs that need no collector (the traces themselves: Tests/tracing/check_traces.py).
+@Suite("Telemetry")
+struct TelemetryTests {
+    @Test func theQueryKeepsEverythingButTheCoordinates() {
+        #expect(TraceMiddleware<BackdropRequestContext>.redacted("lat=48.8566&lon=2.3522&blur=0.5") == "lat=REDACTED&lon=REDACTED&blur=0.5")
+        #expect(TraceMiddleware<BackdropRequestContext>.redacted("cell=u09tv&LAT=1&x") == "cell=u09tv&LAT=REDACTED&x")
+        #expect(TraceMiddleware<BackdropRequestContext>.redacted(String(repeating: "a", count: 500)).count == 200)
+    }
+
+    @Test func jsonLogLinesAreOneObjectEachWithTheMetadataAsKeys() throws {
+        let lines = Mutex<[String]>([])
+        var handler = JSONLogHandler(label: "test", metadataProvider: .init { ["trace_id": "abc"] }) { line in lines.withLock { $0.append(line) } }
+        handler.logLevel = .debug
+        handler[metadataKey: "cell"] = "u09tv"
+        let logger = Logger(label: "test") { _ in handler }
+        logger.info("a \"quoted\"\nmessage\u{1}", metadata: ["n": "3", "list": ["a", "b"]])
+        let written = lines.withLock { $0 }
+        #expect(written.count == 1 && written[0].hasSuffix("}\n") && written[0].filter { $0 == "\n" }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: Any])
+        #expect(object["message"] as? String == "a \"quoted\"\nmessage\u{1}")
+        #expect(object["level"] as? String == "info" && object["logger"] as? String == "test")
+        #expect(object["cell"] as? String == "u09tv" && object["trace_id"] as? String == "abc" && object["n"] as? String == "3")
+        #expect(object["list"] as? [String] == ["a", "b"])
+        #expect((object["time"] as? String)?.hasSuffix("Z") == true)
+    }
+
+    @Test func tracesAreOnOnlyWithAnEndpoint() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("telemetry-\(UUID().uuidString).json")
+        try Data("{}".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try Settings.load(file: file.path, environment: [:]).telemetry.enabled == false)
+        #expect(try Settings.load(file: file.path, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]).telemetry.enabled)
+        #expect(try Settings.load(file: file.path, environment: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"]).telemetry.enabled)
+        #expect(
+            try Settings.load(file: file.path, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_SDK_DISABLED": "true"]).telemetry
+                .enabled == false
+        )
+        #expect(try Settings.load(file: file.path, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": ""]).telemetry.enabled == false)
+        try Data(#"{"telemetry": {"otlpEndpoint": "http://c:4318", "sampler": "always_on", "resourceAttributes": {"a": "b"}}}"#.utf8).write(to: file)
+        let settings = try Settings.load(file: file.path, environment: [:])
+        #expect(settings.telemetry.enabled && settings.telemetry.sampler == .alwaysOn && settings.telemetry.resourceAttributes == ["a": "b"])
+        try Data(#"{"telemetry": {"otlpEndpoint": "collector:4318"}}"#.utf8).write(to: file)
+        #expect(throws: ConfigError.self) { try Settings.load(file: file.path, environment: [:]) }
+        #expect(throws: ConfigError.self) { try Settings.load(file: file.path, environment: ["BACKDROP_LOG_FORMAT": "xml"]) }
+    }
+}
