@@ -6,8 +6,11 @@ usage: tracing.py --backdrop PATH/TO/backdrop [--seconds 8] [--rounds 3] [--rend
 
 The spans go to a stand-in OTLP/HTTP receiver on loopback that reads and drops them (a real collector runs elsewhere;
 decoding them here would take the cores Backdrop is measured on). Cache hits: one warmed 640x1136 PNG, wrk with 2
-threads and 64 connections, the rounds interleaving the three setups; median requests/s. Cold renders: distinct
-places (stock photos, no Flickr) at 640x1136 PNG, two clients; renders/s, the rounds interleaved too. Prints each
+threads and 64 connections, the rounds interleaving the three setups; median requests/s. Renders: distinct places
+(stock photos, no Flickr, no disk cache) at 640x1136 PNG, two clients, 240 a round; renders/s, the rounds interleaved
+too. Every request is a render the render cache does not hold, and so the whole traced path (server span, choice,
+encode), but the nine stock photos' prepared images are soon in memory: these are the cheapest renders, where a
+span's cost weighs most. Prints each
 setup's figures and its ratio to tracing off; the targets are at most 5 % fewer hits/s and 2 % fewer renders/s at the
 default ratio.
 """
@@ -72,7 +75,7 @@ def main():
     parser.add_argument("--backdrop", required=True)
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--renders", type=int, default=48)
+    parser.add_argument("--renders", type=int, default=240)
     args = parser.parse_args()
     sink = Sink()
     hits = {name: [] for name in SETUPS}
