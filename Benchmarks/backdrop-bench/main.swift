@@ -138,7 +138,7 @@ let alternatives: [PNGOptions] = [
                     db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
                     // ThumbHash, BlurHash and colour, made from these pixels inside `make` (so included in its time).
                     for run in 0...max(arguments.runs, 5) {
-                        let ms = try milliseconds { _ = Placeholders.make(from: small) }
+                        let ms = milliseconds { _ = Placeholders.make(from: small) }
                         if run > 0 { placeholderTimes.append(ms) }
                     }
                 }

@@ -69,7 +69,7 @@ final class ClusterDatabase: Sendable {
             try await withDeadline(timeout * 5) {
                 let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: Self.quiet(logger))
                 do {
-                    try await Self.closingOnCancel(connection) {
+                    _ = try await Self.closingOnCancel(connection) {
                         try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
                     }
                     try await connection.close()
