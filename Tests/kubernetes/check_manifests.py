@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,7 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from backdrop_server import free_port  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
 
 K8S = os.path.join(ROOT, "deploy", "kubernetes")
@@ -206,9 +206,7 @@ def against_image_and_service(rendered, binary, output):
           sources_in == ["router", "prometheus"] and egress == [53, 443, 5432], f"from {sources_in}, to ports {egress}")
 
     # The ConfigMap's config.json read by the real binary (strict) and served, its folders pointed at this checkout.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     work = tempfile.mkdtemp(prefix="backdrop-k8s-config-")
     path = os.path.join(work, "config.json")
     with open(path, "w") as f:

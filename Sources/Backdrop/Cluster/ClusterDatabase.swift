@@ -136,15 +136,15 @@ final class ClusterDatabase: Sendable {
             return nil
         } catch {
             self.metrics.clusterDatabaseError(operation)
-            if Self.isConnectionError(error) || (error is DeadlinePassed && limit >= self.timeout / 2) {
-                if marksDown { self.markDown(error) } else { self.noteOutage(error) }
-            } else if !(error is DeadlinePassed) && marksDown {
+            if !marksDown {
+                self.noteOutage(error)  // a probe: the database is down already
+            } else if Self.isConnectionError(error) || (error is DeadlinePassed && limit >= self.timeout / 2) {
+                self.markDown(error)
+            } else if !(error is DeadlinePassed) {
                 self.logger.warning(
                     "a shared-state query failed: going on alone for this request",
                     metadata: ["operation": "\(operation)", "error": "\(Self.describe(error))"]
                 )
-            } else if !marksDown {
-                self.noteOutage(error)
             }
             return nil
         }
@@ -234,29 +234,29 @@ final class ClusterDatabase: Sendable {
         return quiet
     }
 
-    private static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {
-        var unverified = TLSConfiguration.makeClientConfiguration()
-        unverified.certificateVerification = .none
-        switch mode {
-        case .disable: return .disable
-        case .prefer: return .prefer(unverified)
-        case .require: return .require(unverified)
-        case .verifyFull: return .require(.makeClientConfiguration())
-        }
-    }
-
-    private static func connectionTLS(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+    /// What `sslmode` asks of TLS, as libpq reads it: nil for none; `prefer` and `require` without verifying the
+    /// server's certificate, `verify-full` verifying it.
+    private static func tlsConfiguration(_ mode: PostgresURL.TLSMode) -> TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch mode {
-        case .disable:
-            return .disable
-        case .prefer, .require:
-            configuration.certificateVerification = .none
-            let context = try NIOSSLContext(configuration: configuration)
-            return mode == .prefer ? .prefer(context) : .require(context)
-        case .verifyFull:
-            return .require(try NIOSSLContext(configuration: configuration))
+        case .disable: return nil
+        case .prefer, .require: configuration.certificateVerification = .none
+        case .verifyFull: break
         }
+        return configuration
+    }
+
+    /// The pool's TLS for `mode`.
+    private static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {
+        guard let configuration = self.tlsConfiguration(mode) else { return .disable }
+        return mode == .prefer ? .prefer(configuration) : .require(configuration)
+    }
+
+    /// The start-up connection's TLS for `mode`: the same configuration, as a context.
+    private static func connectionTLS(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        guard let configuration = self.tlsConfiguration(mode) else { return .disable }
+        let context = try NIOSSLContext(configuration: configuration)
+        return mode == .prefer ? .prefer(context) : .require(context)
     }
 
     /// Whether `error` says the connection itself is gone (rather than one query failing), or none could be had (the

@@ -110,7 +110,7 @@ package struct Backgrounds: Sendable {
                 span.addEvent(
                     SpanEvent(
                         name: "fallback photo",
-                        attributes: ["backdrop.photo.source": "\(photo.isFallback && photo.origin == .flickr ? "stale" : photo.origin.rawValue)"]
+                        attributes: ["backdrop.photo.source": "\(photo.sourceLabel)"]
                     )
                 )
                 return try await make(photo)
