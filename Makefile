@@ -6,8 +6,8 @@ CONFIG ?= config.json
 # C libraries the service links (build and run).
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis,
-# node for the reference ThumbHash decoder.
-TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs
+# node for the reference ThumbHash decoder, libcurl4 for FoundationNetworking (BackdropKit's tests on Linux).
+TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs libcurl4
 # The container check: a Debian root filesystem, a test CA, a network namespace.
 CONTAINER_PACKAGES := debootstrap openssl iproute2
 # The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
@@ -39,19 +39,20 @@ run: build
 
 # The Swift sources as .swift-format (Hummingbird's settings) lays them out; make test checks it.
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks
+	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks BackdropKit/Sources BackdropKit/Tests
 
 # Swift tests; the binary driven as a process; the demo page in Chromium; the OpenAPI document against the live
-# service; the placeholders read by the reference decoders; the container's runtime stage (test-container); replicas
+# service; BackdropKit (the Swift client, its own package in BackdropKit/) against live services; the placeholders read by the reference decoders; the container's runtime stage (test-container); replicas
 # sharing through PostgreSQL behind nginx (test-cluster); hostile and unlucky clients (early closes, many renders, one
 # client flooding) against the static release binary.
 test: test-deps
-	$(SWIFT) format lint --strict --recursive Sources Benchmarks
+	$(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/backdropkit/run.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/tracing/check_traces.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(MAKE) --no-print-directory test-kubernetes

@@ -170,6 +170,11 @@ struct FormatTests {
             #expect(byCell.body == byCoordinates.body)
             #expect(byCell.photoID == byCoordinates.photoID)
             #expect(byCell.headers[BackdropHeaders.link] == "</background?cell=u09tv&blur=0.3&width=320&height=568&format=webp>; rel=\"canonical\"")
+            let infoByCoordinates = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=320&height=568")
+            let infoByCell = try await HTTPTests.get(client, "/background.json?cell=u09tv&width=320&height=568")
+            #expect(infoByCell.status == .ok && infoByCell.body == infoByCoordinates.body, "/background.json takes a cell too")
+            let both = try await HTTPTests.get(client, "/background.json?cell=u09tv&lat=48.85&lon=2.35")
+            #expect(both.status == .badRequest && both.json["parameter"] == "cell")
             let stock = try await HTTPTests.get(client, "/background?style=dark&format=png")
             #expect(stock.headers[BackdropHeaders.link] == "</background?blur=1&style=dark&format=png>; rel=\"canonical\"")
         }

@@ -4,17 +4,38 @@
 usage: test_openapi.py PATH/TO/backdrop OUTPUT_DIR [MAX_EXAMPLES]
 Every operation gets a bounded number of generated requests, valid and invalid; the run must find no server errors,
 no response that breaks its schema, no undocumented status code, content type or header. Also checks that the
-document is served at /openapi.yaml and names every route the service answers.
+document is served at /openapi.yaml and names every route the service answers, and that every example in it keeps to
+its schema (BackdropKit's tests decode the same examples).
 """
 import os
 import subprocess
 import sys
 import urllib.request
 
+import jsonschema
+import yaml
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from backdrop_server import BackdropServer  # noqa: E402
 
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance"
+
+
+def example_errors(document):
+    """Every response example that breaks its schema, as (where, message); and how many examples there are."""
+    errors, count = [], 0
+    responses = [(f"{path} {method} {status}", response)
+                 for path, operations in document["paths"].items() for method, operation in operations.items()
+                 for status, response in operation.get("responses", {}).items()]
+    responses += [(f"components {name}", response) for name, response in document["components"]["responses"].items()]
+    for where, response in responses:
+        for media, content in response.get("content", {}).items():
+            schema = dict(content["schema"], components=document["components"])
+            for name, example in content.get("examples", {}).items():
+                count += 1
+                for error in jsonschema.Draft202012Validator(schema).iter_errors(example["value"]):
+                    errors.append((f"{where} {media} example {name}", error.message[:200]))
+    return errors, count
 
 
 def main():
@@ -34,6 +55,13 @@ def main():
         else:
             failed += 1
             print(f"  FAIL /openapi.yaml ({content_type})")
+        errors, count = example_errors(yaml.safe_load(served))
+        if count >= 5 and not errors:
+            passed += 1
+            print(f"  ok   its {count} examples keep to their schemas")
+        else:
+            failed += 1
+            print(f"  FAIL examples ({count}): {errors[:5]}")
         schemathesis = os.path.join(os.path.dirname(sys.executable), "schemathesis")
         run = subprocess.run([schemathesis, "run", server.base + "/openapi.yaml", "--checks", CHECKS, "--max-examples", examples,
                               "--seed", "20261121", "--request-timeout", "60", "--workers", "2", "--generation-deterministic"],

@@ -115,7 +115,7 @@ package struct BackgroundController: Sendable {
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "width", "height", "style"])
+        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "width", "height", "style"])
         let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()

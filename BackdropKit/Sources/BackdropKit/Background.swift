@@ -1,0 +1,97 @@
+import Foundation
+
+/// What `GET /background.json` says of a place for the current 15-minute window: the photo, its credit, the cell
+/// URLs of its images and its blurred layer inline.
+public struct Background: Sendable, Hashable, Decodable {
+    /// Where the photo came from, as `X-Backdrop-Source` says: ``flickr``, ``stock`` (no key, no photo near the
+    /// place, or Flickr failing), or ``staleFlickr`` (an earlier window's photo while Flickr fails).
+    public struct Source: RawRepresentable, Sendable, Hashable, Decodable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let flickr = Source(rawValue: "flickr")
+        public static let stock = Source(rawValue: "stock")
+        public static let staleFlickr = Source(rawValue: "flickr; stale")
+    }
+
+    public struct License: Sendable, Hashable, Decodable {
+        public let name: String
+        public let url: URL
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, url
+        }
+    }
+
+    /// The 15-minute window whose photo this is. The same photo answers every request for the cell until `expires`.
+    public struct Window: Sendable, Hashable, Decodable {
+        /// The end of the window by the server's clock.
+        public let expires: Date
+        /// Seconds left in the window when the server answered; ``Background/expiry`` applies them to this device's
+        /// clock, which may differ from the server's.
+        public let secondsLeft: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case expires, secondsLeft
+        }
+    }
+
+    public let source: Source
+    public let photoId: String
+    public let title: String
+    public let owner: String
+    /// The photo's page or origin.
+    public let photoPage: URL
+    /// What identifies the photo at `photoPage` when the URL alone does not (stock photos: file name and year).
+    public let photoNote: String?
+    public let license: License
+    /// The one-line credit to show with the photo.
+    public let credit: String
+    /// The geohash cell the photo was chosen for (`none` without a location).
+    public let cell: String
+    public let window: Window
+    /// A note that the image is a modified copy of the photo.
+    public let modified: String
+    public internal(set) var images: Images
+    /// Flickr's "not endorsed" line, for Flickr photos; show it with the credit.
+    public let notice: String?
+
+    /// When this device received the answer (not part of the JSON; the time of decoding unless
+    /// ``decode(_:baseURL:receivedAt:)`` was told).
+    public internal(set) var receivedAt = Date()
+
+    /// When the window ends by this device's clock: `receivedAt` plus the seconds the server said were left. Fetch
+    /// the next photo then.
+    public var expiry: Date { self.receivedAt.addingTimeInterval(TimeInterval(self.window.secondsLeft)) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, window, modified, images, notice
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.source = try container.decode(Source.self, forKey: .source)
+        self.photoId = try container.decode(String.self, forKey: .photoId)
+        self.title = try container.decode(String.self, forKey: .title)
+        self.owner = try container.decode(String.self, forKey: .owner)
+        self.photoPage = try container.decode(URL.self, forKey: .photoPage)
+        self.photoNote = try container.decodeIfPresent(String.self, forKey: .photoNote)
+        self.license = try container.decode(License.self, forKey: .license)
+        self.credit = try container.decode(String.self, forKey: .credit)
+        self.cell = try container.decode(String.self, forKey: .cell)
+        self.window = try container.decode(Window.self, forKey: .window)
+        self.modified = try container.decode(String.self, forKey: .modified)
+        self.images = try container.decode(Images.self, forKey: .images)
+        self.notice = try container.decodeIfPresent(String.self, forKey: .notice)
+    }
+
+    /// `/background.json`'s body, its image URLs resolved against `baseURL` (the service's), received at `receivedAt`.
+    public static func decode(_ data: Data, baseURL: URL?, receivedAt: Date = Date()) throws -> Background {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var background = try decoder.decode(Background.self, from: data)
+        background.receivedAt = receivedAt
+        background.images.baseURL = baseURL
+        return background
+    }
+}

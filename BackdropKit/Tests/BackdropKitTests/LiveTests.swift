@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+@testable import BackdropKit
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client against a live Backdrop on loopback (pointed at the stand-in Flickr), as an app uses it.
+@Suite(.enabled(if: Environment.backdrop != nil, "needs BACKDROPKIT_SERVER (make test-backdropkit)"))
+struct LiveTests {
+    let client: BackdropClient
+    let paris = Place.coordinate(latitude: 48.8566, longitude: 2.3522)
+
+    init() throws {
+        self.client = BackdropClient(baseURL: try #require(Environment.backdrop), timeout: 30)
+    }
+
+    @Test func byCoordinateAndByCellTheSameBackground() async throws {
+        let byCoordinate = try await self.client.background(at: self.paris, size: CGSize(width: 390, height: 844), scale: 1)
+        #expect(byCoordinate.source == .flickr && byCoordinate.notice != nil)
+        #expect(byCoordinate.cell == "u09tv")
+        #expect(byCoordinate.images.format == .avif, "the best format of the four the client takes")
+        #expect(byCoordinate.window.secondsLeft > 0 && byCoordinate.window.secondsLeft <= 900)
+        #expect(abs(byCoordinate.expiry.timeIntervalSince(byCoordinate.receivedAt) - Double(byCoordinate.window.secondsLeft)) < 1e-6)
+        let byCell = try await self.client.background(at: .cell(byCoordinate.cell), size: CGSize(width: 390, height: 844))
+        #expect(byCell.photoId == byCoordinate.photoId && byCell.images == byCoordinate.images)
+        let sharp = byCell.images.url(.sharp).absoluteString
+        #expect(sharp.hasPrefix(Environment.backdrop?.absoluteString.trimmingCharacters(in: ["/"]) ?? "-"))
+        #expect(sharp.contains("cell=u09tv&") && !sharp.contains("lat=") && sharp.contains("width=390&height=844"))
+        let nowhere = try await self.client.background(at: .nowhere, size: CGSize(width: 100, height: 100))
+        #expect(nowhere.source == .stock && nowhere.cell == "none")
+    }
+
+    @Test func theScaleMultipliesTheSizeWithinTheLimits() async throws {
+        let background = try await self.client.background(at: self.paris, size: CGSize(width: 430, height: 932), scale: 3)
+        let url = background.images.url(.blurred, format: .png)
+        #expect(url.query?.contains("width=945&height=2048") == true, "1290x2796 brought to 2048 high: \(url)")
+        let image = try await self.client.image(at: url)
+        let size = try #require(ImageHeader.size(image.data))
+        #expect(size.width == 945 && size.height == 2048)
+    }
+
+    @Test func eachFormatsURLAnswersThatFormat() async throws {
+        let background = try await self.client.background(at: self.paris, pixels: PixelSize(width: 320, height: 568), style: .dark)
+        for format in ImageFormat.allCases {
+            for layer in Background.Layer.allCases {
+                let url = background.images.url(layer, format: format)
+                let image = try await self.client.image(at: url)
+                #expect(image.format == format, "\(url)")
+                #expect(ImageHeader.format(image.data) == format, "\(url): the bytes are \(format.rawValue)")
+                #expect(image.credit == background.credit.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) || image.credit != nil)
+                if format == .png || format == .webp {
+                    let size = try #require(ImageHeader.size(image.data), "\(url)")
+                    #expect(size.width == 320 && size.height == 568, "\(url)")
+                }
+            }
+        }
+        let onlyOld = BackdropClient(baseURL: self.client.baseURL, formats: [.jpeg, .png])
+        let old = try await onlyOld.background(at: self.paris, pixels: PixelSize(width: 320, height: 568))
+        #expect(old.images.format == .jpeg && old.images.url(.sharp, decoding: [.png]).query?.hasSuffix("format=png") == true)
+    }
+
+    @Test func thePreviewDecodesToItsStatedSize() async throws {
+        for (width, height) in [(390.0, 844.0), (1024, 768), (2048, 1536)] {
+            let background = try await self.client.background(at: self.paris, size: CGSize(width: width, height: height))
+            let preview = background.images.blurredPreview
+            let size = try #require(ImageHeader.size(preview.data), "a WebP")
+            #expect(size.width == preview.width && size.height == preview.height, "\(width)x\(height)")
+            #expect(preview.data.count <= 2048 && preview.width < 100 && preview.height < 100)
+            #expect(background.images.color.description.count == 7 && !background.images.thumbHash.isEmpty)
+        }
+    }
+
+    @Test func theLiveJSONHasNoFieldTheModelsDoNotKnow() async throws {
+        let url = try self.client.url("/background.json", query: self.paris.queryItems)
+        let (data, _) = try await URLSession.shared.data(from: url)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(json.keys).isSubset(of: Background.CodingKeys.allCases.map(\.rawValue)))
+        let images = try #require(json["images"] as? [String: Any])
+        #expect(Set(images.keys) == Set(Background.Images.CodingKeys.allCases.map(\.rawValue)))
+    }
+
+    @Test func badParametersAreTypedErrorsNamingTheParameter() async throws {
+        await #expect(throws: BackdropError.badRequest(parameter: "lat", message: "must be between -90 and 90, got 91")) {
+            try await self.client.background(at: .coordinate(latitude: 91, longitude: 0), size: CGSize(width: 390, height: 844))
+        }
+        do {
+            _ = try await self.client.background(at: .cell("u09t"), size: CGSize(width: 390, height: 844))
+            Issue.record("a four-character cell was accepted")
+        } catch {
+            guard case .badRequest("cell", let message) = error else { throw error }
+            #expect(message.contains("geohash of 5 characters"))
+        }
+    }
+
+    @Test func aNotAcceptableAnswerIsTypedToo() async throws {
+        // The client always names its formats; a proxy that rewrote Accept would cause this.
+        var request = URLRequest(url: try self.client.url("/background", query: self.paris.queryItems))
+        request.setValue("text/html", forHTTPHeaderField: "Accept")
+        do {
+            _ = try await self.client.send(request)
+            Issue.record("text/html was answered")
+        } catch {
+            guard case .notAcceptable(let message) = error else { throw error }
+            #expect(message.contains("no acceptable image type"))
+        }
+    }
+
+    @Test(.enabled(if: Environment.busyBackdrop != nil))
+    func anOverloadedServiceIsBusyWithItsRetryAfter() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 24
+        let client = BackdropClient(baseURL: try #require(Environment.busyBackdrop), session: URLSession(configuration: configuration), timeout: 30)
+        let results = await withTaskGroup(of: Result<Background, BackdropError>.self) { group in
+            // Distinct sizes: no two share a render, so they queue at the render gate together.
+            for index in 0..<24 {
+                group.addTask {
+                    await Result { try await client.background(at: self.paris, pixels: PixelSize(width: 600 + index, height: 1000)) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        var busy = [Int]()
+        var other = [BackdropError]()
+        for case .failure(let error) in results {
+            if case .busy(let retryAfter, _) = error { busy.append(retryAfter) } else { other.append(error) }
+        }
+        #expect(!busy.isEmpty && busy.allSatisfy { $0 >= 1 }, "some were refused with Retry-After: \(busy)")
+        #expect(busy.count < results.count, "and some rendered")
+        #expect(other.isEmpty, "\(other)")
+    }
+
+    @Test func aServerThatNeverAnswersIsBoundedByTheTimeout() async throws {
+        let silent = try SilentServer()
+        let client = BackdropClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(silent.port)")), timeout: 1)
+        let started = ContinuousClock.now
+        await #expect(throws: BackdropError.timedOut(seconds: 1)) {
+            try await client.background(at: self.paris, size: CGSize(width: 390, height: 844))
+        }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(900) && waited < .seconds(5), "\(waited)")
+    }
+
+    @Test func noServiceIsUnreachable() async throws {
+        let port = try SilentServer().port  // closed again at once: nothing listens there
+        let client = BackdropClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")), timeout: 5)
+        do {
+            _ = try await client.background(at: self.paris, size: CGSize(width: 390, height: 844))
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .unreachable = error else { throw error }
+        }
+    }
+}
