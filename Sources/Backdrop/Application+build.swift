@@ -88,7 +88,9 @@ func buildRouter(
     middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
 ) -> Router<BackdropRequestContext> {
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
-    if settings.telemetry.enabled { router.add(middleware: TraceMiddleware()) }
+    if settings.telemetry.enabled {
+        router.add(middleware: TraceMiddleware(sampling: TraceSampling(sampler: settings.telemetry.sampler, ratio: settings.telemetry.samplerRatio)))
+    }
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
         CORSMiddleware(origins: settings.server.corsOrigins)

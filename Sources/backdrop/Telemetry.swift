@@ -35,8 +35,10 @@ enum Telemetry {
         let telemetry = settings.telemetry
         if !telemetry.otlpEndpoint.isEmpty { fallback("OTEL_EXPORTER_OTLP_ENDPOINT", telemetry.otlpEndpoint) }
         fallback("OTEL_SERVICE_NAME", telemetry.serviceName)
-        fallback("OTEL_TRACES_SAMPLER", telemetry.sampler.rawValue)
-        fallback("OTEL_TRACES_SAMPLER_ARG", String(telemetry.samplerRatio))
+        // Backdrop decides which requests are traced (TraceSampling, from the settings and OTEL_TRACES_SAMPLER read
+        // into them); the exporter keeps what it is handed, following a caller's flag where the sampler is parent-based.
+        environment["OTEL_TRACES_SAMPLER"] = telemetry.sampler.exporterSampler.rawValue
+        environment["OTEL_TRACES_SAMPLER_ARG"] = nil
         if !telemetry.resourceAttributes.isEmpty {
             // The environment's attributes win over the file's, key by key.
             let given = environment["OTEL_RESOURCE_ATTRIBUTES"].map { [$0] } ?? []

@@ -50,4 +50,43 @@ struct TelemetryTests {
         #expect(throws: ConfigError.self) { try Settings.load(file: file.path, environment: [:]) }
         #expect(throws: ConfigError.self) { try Settings.load(file: file.path, environment: ["BACKDROP_LOG_FORMAT": "xml"]) }
     }
+
+    @Test func theSamplerOfTheEnvironmentWinsAndABadOneIsAConfigError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sampler-\(UUID().uuidString).json")
+        try Data(#"{"telemetry": {"sampler": "always_on", "samplerRatio": 0.5}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = try Settings.load(file: file.path, environment: [:]).telemetry
+        #expect(fromFile.sampler == .alwaysOn && fromFile.samplerRatio == 0.5)
+        let fromEnvironment = try Settings.load(
+            file: file.path,
+            environment: ["OTEL_TRACES_SAMPLER": "TraceIdRatio", "OTEL_TRACES_SAMPLER_ARG": "0.01"]
+        ).telemetry
+        #expect(fromEnvironment.sampler == .traceIDRatio && fromEnvironment.samplerRatio == 0.01)
+        for (key, value) in [("OTEL_TRACES_SAMPLER", "jaeger_remote"), ("OTEL_TRACES_SAMPLER_ARG", "1.5"), ("OTEL_TRACES_SAMPLER_ARG", "x")] {
+            let error = #expect(throws: ConfigError.self, "\(key)=\(value)") { try Settings.load(file: file.path, environment: [key: value]) }
+            #expect(error?.key == key)
+        }
+    }
+
+    @Test func sampledAtItsRatioWithoutASystemCallAndEveryCallerFollowed() {
+        let draws = 100_000
+        for ratio in [0.0, 0.01, 0.1, 0.5, 1.0] {
+            let sampling = TraceSampling(sampler: .parentBasedTraceIDRatio, ratio: ratio)
+            let traced = (0..<draws).count { _ in sampling.traces(traceparent: nil) }
+            // Within five standard deviations of the binomial's mean.
+            let spread = 5 * (Double(draws) * ratio * (1 - ratio)).squareRoot()
+            #expect(abs(Double(traced) - Double(draws) * ratio) <= spread + 0.5, "ratio \(ratio): \(traced) of \(draws)")
+        }
+        let caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        #expect(TraceSampling(sampler: .parentBasedTraceIDRatio, ratio: 0).traces(traceparent: caller), "the exporter follows its flag")
+        #expect(TraceSampling(sampler: .parentBasedAlwaysOff, ratio: 1).traces(traceparent: caller))
+        #expect(!TraceSampling(sampler: .parentBasedAlwaysOff, ratio: 1).traces(traceparent: nil))
+        #expect(!TraceSampling(sampler: .alwaysOff, ratio: 1).traces(traceparent: caller))
+        #expect(TraceSampling(sampler: .alwaysOn, ratio: 0).traces(traceparent: nil))
+        // traceidratio: the trace ID's last 64 bits against the ratio (a3ce929d0e0e4736 is 0.64 of 2^64).
+        #expect(TraceSampling(sampler: .traceIDRatio, ratio: 0.7).traces(traceparent: caller))
+        #expect(!TraceSampling(sampler: .traceIDRatio, ratio: 0.6).traces(traceparent: caller))
+        #expect(TraceSampling.traceIDBits("garbage") == nil)
+        #expect(TraceSamplerSetting.allCases.map(\.exporterSampler) == [.alwaysOn, .alwaysOff, .alwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn])
+    }
 }

@@ -11,6 +11,9 @@ usage: check_traces.py PATH/TO/backdrop OUTPUT_DIR
   database password, not the request's coordinates.
 - JSON log lines carry the trace_id and span_id of the request they were written for.
 - A dead or hanging collector changes no answer and adds no wait; shutdown flushes the spans still queued.
+- Sampling as OTEL_TRACES_SAMPLER says: at the default (parent-based, a ratio of new traces) about that share of
+  requests is traced, each trace whole (no child span starts a trace of its own), a caller's sampled flag is followed
+  either way; traceidratio decides by the caller's trace ID.
 """
 import json
 import os
@@ -249,11 +252,51 @@ def flush(binary, output):
         collector.close()
 
 
+def sampling(binary, output):
+    collector = Collector()
+    try:
+        env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="", OTEL_TRACES_SAMPLER_ARG="0.25")
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env) as server:
+            for i in range(200):
+                get(f"{server.base}/background?lat={i * 0.37 % 80:.3f}&lon={i * 1.13 % 170:.3f}&width=64&height=64")
+            sampled = [f"{i:032x}" for i in range(1, 21)]
+            unsampled = [f"{i:032x}" for i in range(101, 121)]
+            for trace in sampled + unsampled:
+                flag = "01" if trace in sampled else "00"
+                get(f"{server.base}/background?lat=1&lon=1&width=65&height=65", {"traceparent": f"00-{trace}-00f067aa0ba902b7-{flag}"})
+            server.processes[-1].terminate()
+            server.processes[-1].wait(30)
+        spans = collector.snapshot()
+        roots = {s["trace"] for s in server_span(spans) if s["parent"] == ""}
+        # Any route's server span roots a trace (the start-up's /health polls are sampled too).
+        orphans = {s["trace"] for s in spans} - {s["trace"] for s in spans if s["kind"] == "server" and s["parent"] == ""} - set(sampled)
+        check(f"at the default sampler and a ratio of 0.25, {len(roots)} of 200 new requests are traced (25 to 75 expected)",
+              25 <= len(roots) <= 75)
+        check("every trace is whole: no span outside a traced request's trace", not orphans and len(spans) > len(roots),
+              f"{len(orphans)} traces without their server span")
+        continued = {s["trace"] for s in server_span(spans)} & (set(sampled) | set(unsampled))
+        check("a caller's sampled flag is followed: its 20 sampled traces continued, its 20 unsampled ones not recorded",
+              continued == set(sampled), f"{len(continued & set(sampled))} sampled, {len(continued & set(unsampled))} unsampled recorded")
+
+        collector.spans.clear()
+        env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="traceidratio", OTEL_TRACES_SAMPLER_ARG="0.5")
+        low, high = "ab" * 8 + "0" * 16, "ab" * 8 + "f" * 16
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env) as server:
+            for trace, flag in ((low, "00"), (high, "01")):
+                get(f"{server.base}/background?lat=1&lon=1&width=66&height=66", {"traceparent": f"00-{trace}-00f067aa0ba902b7-{flag}"})
+            server.processes[-1].terminate()
+            server.processes[-1].wait(30)
+        recorded = {s["trace"] for s in server_span(collector.snapshot())}
+        check("traceidratio decides by the caller's trace ID, whatever its flag", recorded == {low}, str(recorded))
+    finally:
+        collector.close()
+
+
 def main():
     binary, output = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(output, exist_ok=True)
     print("tracing: OpenTelemetry traces through a stand-in OTLP/HTTP collector")
-    for part in (traces, unreachable, flush):
+    for part in (traces, unreachable, flush, sampling):
         run_part(part, binary, output)
     finish("tracing")
 

@@ -39,7 +39,7 @@ package struct RenderCache: Sendable {
         if let hit = await self.cached(key) { return hit }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
-            let stored = await withSpan("cache.disk.read") { span in
+            let stored = await withRequestSpan("cache.disk.read") { span in
                 guard let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
                     (try? JSONDecoder().decode(Meta.self, from: Data(entry.meta)))?.photo.id == key.photo.id
                 else {
@@ -66,7 +66,7 @@ package struct RenderCache: Sendable {
             let created = clock.now()
             var file: CachedFile?
             if let disk, body.count >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
-                file = await withSpan("cache.disk.write") { span in
+                file = await withRequestSpan("cache.disk.write") { span in
                     span.attributes["backdrop.bytes"] = body.count
                     return await disk.write(
                         CacheEntry(

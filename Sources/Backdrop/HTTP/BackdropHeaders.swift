@@ -13,6 +13,8 @@ package enum BackdropHeaders {
     package static let photoURL = header("X-Backdrop-Photo-Url")
     package static let cell = header("X-Backdrop-Cell")
     package static let link = header("Link")
+    /// W3C Trace Context's, read by ``TraceMiddleware``.
+    static let traceparent = header("traceparent")
 
     /// The attribution headers' names, for `Access-Control-Expose-Headers`.
     static let attributionNames = [source, photoID, cell, credit, title, author, license, licenseURL, photoURL].map(\.rawName)

@@ -98,7 +98,7 @@ package struct Backgrounds: Sendable {
             return hit
         }
         RequestTrace.note("backdrop.cache", "miss")
-        return try await withSpan(name) { span in
+        return try await withRequestSpan(name) { span in
             do {
                 return try await withDeadline(self.upstreamDeadline) {
                     try await self.produceFromChosen(place: place, window: window, logger: logger, span: span, make: make)
@@ -150,7 +150,7 @@ package struct Backgrounds: Sendable {
 
     /// The source's photo for the place and window, in a span saying where it came from.
     private func choose(place: Place, window: TimeWindow) async throws -> SourcePhoto {
-        try await withSpan("photo.choose") { span in
+        try await withRequestSpan("photo.choose") { span in
             let photo = try await self.photos.photo(for: place, in: window)
             span.attributes["backdrop.photo.source"] = photo.origin.rawValue
             span.attributes["backdrop.photo.stale"] = photo.stale

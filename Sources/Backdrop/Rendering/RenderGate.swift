@@ -95,7 +95,7 @@ package final class RenderGate: Sendable {
             self.state.withLock { $0.removeQueued(id) }?.resume(throwing: CancellationError())
         }
         let started = ContinuousClock.now
-        if started - queued >= .milliseconds(1) {
+        if started - queued >= .milliseconds(1), RequestTrace.current != nil {
             // The wait for a worker, as a span of its own beside the work (a request that found one free has none).
             let span = startSpan("render.queue", at: queuedAt)
             span.attributes["backdrop.work"] = "\(work)"

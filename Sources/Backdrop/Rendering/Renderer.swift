@@ -31,7 +31,7 @@ package struct Renderer: Sendable {
         let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
-        return try await withSpan("image.encode") { span in
+        return try await withRequestSpan("image.encode") { span in
             span.attributes["backdrop.format"] = spec.format.rawValue
             span.attributes["backdrop.blur"] = spec.blurHundredths
             let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
@@ -52,7 +52,7 @@ package struct Renderer: Sendable {
         for client: RenderClient
     ) async throws -> BlurredPreview {
         let prepared = try await self.prepared(photo, load: load, size: size, style: style, for: client)
-        return try await withSpan("image.preview") { _ in
+        return try await withRequestSpan("image.preview") { _ in
             try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
                 try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
             }
@@ -69,11 +69,11 @@ package struct Renderer: Sendable {
     ) async throws -> PreparedImages {
         let (limits, gate) = (self.limits, self.gate)
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
-            try await withSpan("image.prepare") { span in
+            try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
                 let encoded = try await load(photo, size)
                 span.attributes["backdrop.source_bytes"] = encoded.bytes.count
-                let trace = ServiceContext.current
+                let trace = requestTraceContext
                 return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
                     try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, trace: trace)
                 }

@@ -264,6 +264,21 @@ extension Settings {
         self.telemetry.enabled =
             endpoint != nil && environment["OTEL_SDK_DISABLED"]?.lowercased() != "true"
             && environment["OTEL_TRACES_EXPORTER"]?.lowercased() != "none"
+        if let text = environment["OTEL_TRACES_SAMPLER"], !text.isEmpty {
+            guard let sampler = TraceSamplerSetting(rawValue: text.lowercased()) else {
+                throw ConfigError(
+                    key: "OTEL_TRACES_SAMPLER",
+                    "must be one of \(TraceSamplerSetting.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text.prefix(64))\""
+                )
+            }
+            self.telemetry.sampler = sampler
+        }
+        if let text = environment["OTEL_TRACES_SAMPLER_ARG"], !text.isEmpty {
+            guard let ratio = Double(text), (0...1).contains(ratio) else {
+                throw ConfigError(key: "OTEL_TRACES_SAMPLER_ARG", "must be a sampling ratio between 0 and 1, got \"\(text.prefix(64))\"")
+            }
+            self.telemetry.samplerRatio = ratio
+        }
         if let text = environment["BACKDROP_LOG_FORMAT"] {
             guard let format = LogFormatSetting(rawValue: text) else {
                 throw ConfigError(key: "BACKDROP_LOG_FORMAT", "must be one of \(LogFormatSetting.allCases.map(\.rawValue).joined(separator: ", "))")

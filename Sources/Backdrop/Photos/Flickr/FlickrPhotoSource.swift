@@ -134,7 +134,7 @@ package struct FlickrPhotoSource: PhotoSource {
         let (downloader, store) = (self.downloader, self.store)
         do {
             let bytes = try await self.downloads.value(for: variant.url) {
-                let bytes = try await withSpan("flickr.download") { span in
+                let bytes = try await withRequestSpan("flickr.download") { span in
                     span.attributes["backdrop.photo.size"] = variant.label
                     span.attributes["server.address"] = URL(string: variant.url)?.host ?? ""
                     let bytes = try await downloader.download(variant.url)
@@ -216,7 +216,7 @@ package struct FlickrPhotoSource: PhotoSource {
     /// others (whose finding wins if one published first, so that every replica serves the same photo).
     private func find(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> CellFinding {
         let shared = self.coordinator.sharing()
-        let claim = try await withSpan("cluster.claim") { span in
+        let claim = try await withRequestSpan("cluster.claim") { span in
             span.attributes["backdrop.cell"] = key.cell
             let claim = try await self.claim(key, shared)
             span.attributes["backdrop.outcome"] = claim.label
@@ -298,7 +298,7 @@ package struct FlickrPhotoSource: PhotoSource {
         for (step, (radius, tags)) in steps.enumerated() {
             // One span per call: its widening step and radius, whether the budget granted it, what it found. Never
             // the key, the query or the coordinates.
-            let photos = try await withSpan("flickr.search") { span in
+            let photos = try await withRequestSpan("flickr.search") { span in
                 span.attributes["backdrop.cell"] = cell.value
                 span.attributes["backdrop.search.step"] = step + 1
                 span.attributes["backdrop.search.radius_km"] = radius
