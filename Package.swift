@@ -71,7 +71,11 @@ let package = Package(
         ),
         // Decoders for formats the service only encodes: the tests and the benchmark read back what it wrote.
         .target(name: "CTestDecoders", path: "Tests/CTestDecoders", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("avif")]),
-        .executableTarget(name: "backdrop-bench", dependencies: ["Backdrop", "CTestDecoders"], path: "Benchmarks/backdrop-bench"),
+        .executableTarget(
+            name: "backdrop-bench",
+            dependencies: ["Backdrop", "CTestDecoders", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
+            path: "Benchmarks/backdrop-bench"
+        ),
         .testTarget(
             name: "BackdropTests",
             dependencies: [

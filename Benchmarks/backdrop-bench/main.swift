@@ -10,6 +10,8 @@
 import Backdrop
 import CTestDecoders
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 
 struct Arguments {
     var runs = 7
@@ -82,7 +84,7 @@ let alternatives: [PNGOptions] = [
             )
             var times = [Double]()
             var cpuTimes = [Double]()
-            var bytes = [UInt8]()
+            var bytes = ByteBuffer()
             for run in 0...arguments.runs {
                 cpuSamples = []
                 let ms = try milliseconds {
@@ -90,7 +92,7 @@ let alternatives: [PNGOptions] = [
                     let sharp = CoverCrop.apply(decoded, to: size)
                     let prepared = PreparedImages(sharp: sharp, style: .light)  // as served: the effect only when needed
                     bytes = try prepared.encoded(hundredths: hundredths, format: format, settings: settings)
-                    try Data(bytes).write(to: output)
+                    try Data(buffer: bytes).write(to: output)
                 }
                 if run > 0 {
                     times.append(ms)
@@ -100,7 +102,7 @@ let alternatives: [PNGOptions] = [
             let record: [String: Any] = [
                 "tool": "backdrop", "image": name, "format": format.rawValue, "alpha": Double(hundredths) / 100,
                 "median_ms": rounded(median(times)), "cpu_median_ms": rounded(median(cpuTimes)),
-                "bytes": bytes.count, "out": output.path,
+                "bytes": bytes.readableBytes, "out": output.path,
             ]
             let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))
@@ -185,8 +187,8 @@ for path in arguments.photos {
         let prepared = PreparedImages(sharp: sharp!, effect: effect!)
         timings["blend_encode"] = try milliseconds {
             let png = try prepared.png(hundredths: 50, options: options)
-            try Data(png).write(to: output)
-            bytes = png.count
+            try Data(buffer: png).write(to: output)
+            bytes = png.readableBytes
         }
         timings["encode"] = try milliseconds { _ = try PNGEncoder.encode(blended!, options: options) }
         let stageCPU = cpuSamples
@@ -210,7 +212,7 @@ for path in arguments.photos {
         var times = [Double]()
         var length = 0
         for _ in 0..<max(3, arguments.runs / 2) {
-            times.append(try milliseconds { length = try PNGEncoder.encode(blended, options: option).count })
+            times.append(try milliseconds { length = try PNGEncoder.encode(blended, options: option).readableBytes })
         }
         return [
             "encoder": option.encoder.rawValue, "level": option.level, "filter": option.filter.rawValue, "ms": rounded(median(times)),

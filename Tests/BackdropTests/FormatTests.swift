@@ -66,10 +66,10 @@ struct FormatTests {
         let settings = EncoderSettings()
         for (hundredths, floor) in [(100, 45.0), (50, 38.0), (0, 36.0)] {
             let lossless = prepared.picture(hundredths: hundredths)
-            let png = try prepared.encoded(hundredths: hundredths, format: .png, settings: settings)
+            let png = Array(buffer: try prepared.encoded(hundredths: hundredths, format: .png, settings: settings))
             #expect(try decodeImage(png, as: .png) == lossless)
             for format in [OutputFormat.jpeg, .webp, .avif] {
-                let bytes = try prepared.encoded(hundredths: hundredths, format: format, settings: settings)
+                let bytes = Array(buffer: try prepared.encoded(hundredths: hundredths, format: format, settings: settings))
                 #expect(hasSignature(bytes, of: format), "\(format)")
                 let decoded = try decodeImage(bytes, as: format)
                 #expect(decoded.width == 640 && decoded.height == 1136)
@@ -93,7 +93,7 @@ struct FormatTests {
         let tiny = RGBImage(width: 1, height: 1, pixels: [1, 2, 3])
         for format in OutputFormat.allCases {
             let prepared = PreparedImages(sharp: tiny, effect: tiny)
-            let bytes = try prepared.encoded(hundredths: 0, format: format, settings: EncoderSettings())
+            let bytes = Array(buffer: try prepared.encoded(hundredths: 0, format: format, settings: EncoderSettings()))
             #expect(try decodeImage(bytes, as: format).width == 1)
         }
     }

@@ -12,7 +12,7 @@ struct PNGCodecTests {
     @Test("round trip is lossless through libpng's reader", arguments: options)
     func roundTrip(_ options: PNGOptions) throws {
         let photo = CoverCrop.apply(try Fixtures.stockPhoto(3, retina: false), to: PixelSize(width: 97, height: 61))
-        let png = try PNGEncoder.encode(photo, options: options)
+        let png = Array(buffer: try PNGEncoder.encode(photo, options: options))
         #expect(PNGDecoder.isPNG(png))
         #expect(try PNGDecoder.decode(png) == photo)
     }
@@ -24,7 +24,7 @@ struct PNGCodecTests {
         let prepared = PreparedImages(sharp: sharp, effect: effect)
         for hundredths in [0, 1, 33, 50, 99, 100] {
             for filter in PNGOptions.Filter.allCases {
-                let png = try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter))
+                let png = Array(buffer: try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter)))
                 #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths) \(filter)")
             }
         }
@@ -34,12 +34,12 @@ struct PNGCodecTests {
         for (w, h) in [(1, 1), (1, 7), (7, 1), (3, 2)] {
             var image = solid(w, h, (10, 200, 30))
             image.pixels[0] = 255
-            #expect(try PNGDecoder.decode(try PNGEncoder.encode(image)) == image)
+            #expect(try PNGDecoder.decode(Array(buffer: try PNGEncoder.encode(image))) == image)
         }
     }
 
     @Test func corruptAndForeignPNGsAreErrors() throws {
-        let png = try PNGEncoder.encode(solid(20, 20, (1, 2, 3)))
+        let png = Array(buffer: try PNGEncoder.encode(solid(20, 20, (1, 2, 3))))
         #expect(throws: ImagingError.self) { try PNGDecoder.decode(Array(png.prefix(png.count / 2))) }
         var flipped = png
         flipped[40] ^= 0xFF  // inside IDAT: CRC no longer matches
@@ -48,7 +48,7 @@ struct PNGCodecTests {
     }
 
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {
-        let png = try PNGEncoder.encode(solid(300, 200, (1, 2, 3)))
+        let png = Array(buffer: try PNGEncoder.encode(solid(300, 200, (1, 2, 3))))
         let error = try #require(throws: ImagingError.self) { try PNGDecoder.decode(png, limits: DecodeLimits(maxPixels: 50_000)) }
         #expect(error.isTooLarge)
     }

@@ -109,7 +109,7 @@ final class StandInFlickr: Sendable {
         case "sized.jpg":
             guard let label = size.flatMap({ Self.sizedLabels[$0] }) else { return Response(status: .notFound) }
             let bytes = try JPEGEncoder.encode(solid(label.width, label.height, label.colour), quality: 95)
-            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: bytes))
         case let name where name.hasPrefix("photo"):
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         case "truncated.jpg":
@@ -118,7 +118,7 @@ final class StandInFlickr: Sendable {
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: Self.declaringHugeSize(photo))))
         case "image.png":
             let png = try PNGEncoder.encode(solid(64, 64, (1, 2, 3)))
-            return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: png))
         case "page.html":
             return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
         case "oversized.jpg":

@@ -18,8 +18,8 @@ struct StockPhotoTests {
     @Test func scanAcceptsGapsIgnoresOtherFilesAndPrefersTheLargest() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let small = try PNGEncoder.encode(solid(32, 57, (255, 0, 0)))
-        let large = try PNGEncoder.encode(solid(64, 114, (0, 0, 255)))
+        let small = Array(buffer: try PNGEncoder.encode(solid(32, 57, (255, 0, 0))))
+        let large = Array(buffer: try PNGEncoder.encode(solid(64, 114, (0, 0, 255))))
         try Data(small).write(to: folder.appendingPathComponent("007-StockPhoto-320x568.png"))
         try Data(large).write(to: folder.appendingPathComponent("007-StockPhoto-320x568@2x.png"))
         try Data(small).write(to: folder.appendingPathComponent("042-StockPhoto-320x568.png"))
@@ -47,7 +47,7 @@ struct StockPhotoTests {
         #expect(missing.description.contains("does not exist"))
         let empty = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(empty.description.contains("no stock photos"))
-        try Data(try PNGEncoder.encode(solid(8, 8, (1, 1, 1)))).write(to: folder.appendingPathComponent("001-StockPhoto-320x568.png"))
+        try Data(Array(buffer: try PNGEncoder.encode(solid(8, 8, (1, 1, 1))))).write(to: folder.appendingPathComponent("001-StockPhoto-320x568.png"))
         try Data("| 002 | x | y | z | https://a | https://b |".utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
         let uncredited = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(uncredited.description.contains("001"))

@@ -87,6 +87,10 @@ struct TelemetryTests {
         #expect(TraceSampling(sampler: .traceIDRatio, ratio: 0.7).traces(traceparent: caller))
         #expect(!TraceSampling(sampler: .traceIDRatio, ratio: 0.6).traces(traceparent: caller))
         #expect(TraceSampling.traceIDBits("garbage") == nil)
-        #expect(TraceSamplerSetting.allCases.map(\.exporterSampler) == [.alwaysOn, .alwaysOff, .alwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn])
+        #expect(
+            TraceSamplerSetting.allCases.map(\.exporterSampler) == [
+                .alwaysOn, .alwaysOff, .alwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn, .parentBasedAlwaysOn,
+            ]
+        )
     }
 }

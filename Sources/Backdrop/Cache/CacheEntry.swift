@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// One cache file: a fixed header, the entry's key, JSON metadata and the payload, with a CRC-32 over all three,
 /// so that a torn, truncated or altered file is recognised and never served.
@@ -45,18 +46,33 @@ struct CacheEntry: Sendable {
     let window: Int64
     let key: String
     let meta: [UInt8]
-    let payload: [UInt8]
+    /// The bytes a reader is after: written from this buffer as it is, read as a slice of the file's bytes.
+    let payload: ByteBuffer
+    /// The payload's CRC-32 when the writer has it already (a render's `ETag`), so that it is not computed twice.
+    let payloadCRC: UInt32?
+
+    init(kind: Kind, created: Date, window: Int64, key: String, meta: [UInt8], payload: ByteBuffer, payloadCRC: UInt32? = nil) {
+        self.kind = kind
+        self.created = created
+        self.window = window
+        self.key = key
+        self.meta = meta
+        self.payload = payload
+        self.payloadCRC = payloadCRC
+    }
 
     /// Where the payload lies in the encoded file.
     var payloadRange: Range<Int> {
         let start = Self.headerSize + self.key.utf8.count + self.meta.count
-        return start..<(start + self.payload.count)
+        return start..<(start + self.payload.readableBytes)
     }
 
-    func encoded() -> [UInt8] {
+    /// What precedes the payload in the file: the header, with the CRC-32 over key, meta and payload (the payload's
+    /// own CRC combined in, not computed again), then key and meta. The file is this and then the payload.
+    func prefix() -> [UInt8] {
         let key = Array(self.key.utf8)
         var bytes = [UInt8]()
-        bytes.reserveCapacity(Self.headerSize + key.count + self.meta.count + self.payload.count)
+        bytes.reserveCapacity(Self.headerSize + key.count + self.meta.count)
         bytes += Self.magic
         bytes += [0, 0, 0, 0]
         bytes += Self.littleEndian(UInt64(bitPattern: Int64(self.created.timeIntervalSince1970 * 1000)))
@@ -64,34 +80,38 @@ struct CacheEntry: Sendable {
         bytes += Self.littleEndian(UInt16(key.count))
         bytes += [self.kind.rawValue, 0]
         bytes += Self.littleEndian(UInt32(self.meta.count))
-        bytes += Self.littleEndian(UInt64(self.payload.count))
-        var crc = Self.crc(key, 0)
-        crc = Self.crc(self.meta, crc)
-        crc = Self.crc(self.payload, crc)
+        bytes += Self.littleEndian(UInt64(self.payload.readableBytes))
+        let crc = CRC32.combine(
+            CRC32.checksum(self.meta, continuing: CRC32.checksum(key)),
+            self.payloadCRC ?? CRC32.checksum(self.payload),
+            secondLength: self.payload.readableBytes
+        )
         bytes += Self.littleEndian(crc)
         bytes += [0, 0, 0, 0]
         bytes += key
         bytes += self.meta
-        bytes += self.payload
         return bytes
     }
 
-    /// Reads and checks a whole file; nil if anything about it is wrong.
-    static func decode(_ bytes: [UInt8]) -> CacheEntry? {
-        guard let header = self.header(bytes), header.fileSize == bytes.count else { return nil }
+    /// Reads and checks a whole file; nil if anything about it is wrong. The payload is a slice of `file`, not a copy.
+    static func decode(_ file: ByteBuffer) -> CacheEntry? {
+        let keyLength = Int(file.getInteger(at: file.readerIndex + 24, endianness: .little, as: UInt16.self) ?? 0)
+        guard let start = file.getBytes(at: file.readerIndex, length: min(file.readableBytes, self.headerSize + keyLength)),
+            let header = self.header(start), header.fileSize == file.readableBytes
+        else { return nil }
         let keyEnd = self.headerSize + header.key.utf8.count
         let metaEnd = keyEnd + header.metaLength
-        var crc = self.crc(bytes[self.headerSize..<keyEnd], 0)
-        crc = self.crc(bytes[keyEnd..<metaEnd], crc)
-        crc = self.crc(bytes[metaEnd...], crc)
-        guard crc == header.crc else { return nil }
+        let crc = file.withUnsafeReadableBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[self.headerSize...])) }
+        guard crc == header.crc, let meta = file.getBytes(at: file.readerIndex + keyEnd, length: header.metaLength),
+            let payload = file.getSlice(at: file.readerIndex + metaEnd, length: header.payloadLength)
+        else { return nil }
         return CacheEntry(
             kind: header.kind,
             created: header.created,
             window: header.window,
             key: header.key,
-            meta: Array(bytes[keyEnd..<metaEnd]),
-            payload: Array(bytes[metaEnd...])
+            meta: meta,
+            payload: payload
         )
     }
 
@@ -123,9 +143,5 @@ struct CacheEntry: Sendable {
         var value = T.zero
         for index in 0..<MemoryLayout<T>.size { value |= T(bytes[offset + index]) << (8 * index) }
         return value
-    }
-
-    static func crc(_ bytes: some ContiguousBytes, _ start: UInt32) -> UInt32 {
-        CRC32.checksum(bytes, continuing: start)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 #if canImport(Glibc)
 import Glibc
@@ -26,27 +27,16 @@ enum CacheFileIO {
         #endif
     }
 
-    /// Writes `bytes` to a temporary file beside `path`, then renames it into place, so that readers never see part of it.
+    /// Writes `prefix` and then `payload` to a temporary file beside `path`, then renames it into place, so that readers
+    /// never see part of it. The payload is written from its own buffer, not copied into the file's image first.
     /// Returns the file still open for reading.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) -> Result<CInt, Problem> {
+    static func writeAtomically(_ prefix: [UInt8], _ payload: ByteBuffer, to path: String) -> Result<CInt, Problem> {
         let temporary =
             (path as NSString).deletingLastPathComponent + "/.tmp-\((path as NSString).lastPathComponent)-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return .failure(.errno) }
-        var offset = 0
-        var failure: Problem?
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return write(descriptor, base + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if self.currentErrno() == EINTR { continue }
-                failure = .errno
-                break
-            }
-            offset += written
-        }
+        var failure = prefix.withUnsafeBytes { self.writeAll(descriptor, $0) }
+        if failure == nil { failure = payload.withUnsafeReadableBytes { self.writeAll(descriptor, $0) } }
         if failure == nil, rename(temporary, path) != 0 { failure = .errno }
         if let failure {
             close(descriptor)
@@ -56,8 +46,23 @@ enum CacheFileIO {
         return .success(descriptor)
     }
 
+    /// Writes all of `bytes` at the descriptor's position; the error, if one stopped it.
+    private static func writeAll(_ descriptor: CInt, _ bytes: UnsafeRawBufferPointer) -> Problem? {
+        guard let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if self.currentErrno() == EINTR { continue }
+                return .errno
+            }
+            offset += written
+        }
+        return nil
+    }
+
     /// The whole file at `path` and the file, still open; nil if it cannot be read.
-    static func readAll(_ path: String) -> (bytes: [UInt8], descriptor: CInt)? {
+    static func readAll(_ path: String) -> (bytes: ByteBuffer, descriptor: CInt)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         guard let bytes = self.readAll(descriptor: descriptor) else {
@@ -68,11 +73,15 @@ enum CacheFileIO {
     }
 
     /// The whole file, as long as `fstat` says it is; nil if it reads shorter.
-    private static func readAll(descriptor: CInt) -> [UInt8]? {
+    private static func readAll(descriptor: CInt) -> ByteBuffer? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size >= 0 else { return nil }
-        let bytes = self.read(descriptor, upTo: Int(info.st_size))
-        return bytes.count == Int(info.st_size) ? bytes : nil
+        let size = Int(info.st_size)
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        let filled = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { raw in
+            self.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw.prefix(size)))
+        }
+        return filled == size ? buffer : nil
     }
 
     /// Up to `count` bytes from the start of the file at `path`.
@@ -87,13 +96,20 @@ enum CacheFileIO {
     /// Up to `count` bytes from the start of `descriptor`'s file, fewer at its end or on an error.
     private static func read(_ descriptor: CInt, upTo count: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-            while filled < count {
-                let got = pread(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(filled))
-                if got < 0, self.currentErrno() == EINTR { continue }
-                if got <= 0 { break }
-                filled += got
-            }
+            filled = self.read(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
         }
+    }
+
+    /// Fills `buffer` from the start of `descriptor`'s file; how many bytes it read (fewer at its end or on an error).
+    private static func read(_ descriptor: CInt, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < buffer.count, let base = buffer.baseAddress {
+            let got = pread(descriptor, base + filled, buffer.count - filled, off_t(filled))
+            if got < 0, self.currentErrno() == EINTR { continue }
+            if got <= 0 { break }
+            filled += got
+        }
+        return filled
     }
 
     /// What a file of `size` bytes at least takes on disk: whole blocks, one at the least.

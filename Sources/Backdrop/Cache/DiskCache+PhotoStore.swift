@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 extension DiskCache: PhotoStore {
     private static func photoKey(_ cell: String) -> String { "photo/\(cell)" }
@@ -13,14 +14,16 @@ extension DiskCache: PhotoStore {
 
     package func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async {
         guard let meta = try? JSONEncoder().encode(photo) else { return }
-        self.write(CacheEntry(kind: .photo, created: self.clock.now(), window: window, key: Self.photoKey(cell), meta: [UInt8](meta), payload: []))
+        self.write(
+            CacheEntry(kind: .photo, created: self.clock.now(), window: window, key: Self.photoKey(cell), meta: [UInt8](meta), payload: ByteBuffer())
+        )
     }
 
     package func sourceImage(photoID: String, variant: String?) async -> [UInt8]? {
-        if let variant { return self.read(Self.sourceKey(photoID, variant))?.payload }
+        if let variant { return self.read(Self.sourceKey(photoID, variant)).map { Array(buffer: $0.payload) } }
         // The largest stored size: entries of one photo, biggest file first.
         for key in self.keysBySize(of: .source, prefix: "source/\(photoID)/") {
-            if let payload = self.read(key)?.payload { return payload }
+            if let entry = self.read(key) { return Array(buffer: entry.payload) }
         }
         return nil
     }
@@ -31,6 +34,15 @@ extension DiskCache: PhotoStore {
 
     package func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async {
         // Source photos outlive windows (stale serving), so their entries carry no window.
-        self.write(CacheEntry(kind: .source, created: self.clock.now(), window: 0, key: Self.sourceKey(photoID, variant), meta: [], payload: bytes))
+        self.write(
+            CacheEntry(
+                kind: .source,
+                created: self.clock.now(),
+                window: 0,
+                key: Self.sourceKey(photoID, variant),
+                meta: [],
+                payload: ByteBuffer(bytes: bytes)
+            )
+        )
     }
 }

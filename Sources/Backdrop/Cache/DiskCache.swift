@@ -161,17 +161,18 @@ package actor DiskCache {
     @discardableResult
     func write(_ entry: CacheEntry, keepOpen: Bool = false) -> CachedFile? {
         let name = Self.fileName(for: entry.key, kind: entry.kind)
-        let bytes = entry.encoded()
-        guard bytes.count <= self.budget else { return nil }
+        let prefix = entry.prefix()
+        let size = prefix.count + entry.payload.readableBytes
+        guard size <= self.budget else { return nil }
         let subfolder = Self.subfolder(of: name)
         if !self.subfolders.contains(subfolder) { self.makeSubfolder(subfolder) }
-        var written = CacheFileIO.writeAtomically(bytes, to: self.path(name))
+        var written = CacheFileIO.writeAtomically(prefix, entry.payload, to: self.path(name))
         if case .failure = written {
             // The folder may have vanished, or the disk filled: release every file held open (their blocks may be all
             // that fills it, if the folder was removed), recreate the folder and try once more.
             self.revokeAll()
             self.subfolders = []
-            if self.makeSubfolder(subfolder) { written = CacheFileIO.writeAtomically(bytes, to: self.path(name)) }
+            if self.makeSubfolder(subfolder) { written = CacheFileIO.writeAtomically(prefix, entry.payload, to: self.path(name)) }
         }
         let descriptor: CInt
         switch written {
@@ -185,7 +186,7 @@ package actor DiskCache {
             self.logger.notice("cache is writable again", metadata: ["folder": "\(self.folder.path)"])
         }
         self.drop(entry.key)
-        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? bytes.count
+        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? size
         self.add(entry.key, IndexEntry(kind: entry.kind, file: name, size: allocated, created: entry.created, window: entry.window))
         self.evict()
         self.publishBytes()
@@ -247,7 +248,7 @@ package actor DiskCache {
             CacheFileIO.close(descriptor)
             return nil
         }
-        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? bytes.count
+        let allocated = CacheFileIO.allocated(descriptor: descriptor) ?? bytes.readableBytes
         self.add(key, IndexEntry(kind: kind, file: name, size: allocated, created: entry.created, window: entry.window))
         self.evict()
         self.publishBytes()

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Tracing
 
 /// Rendered backgrounds: recent ones in memory (with their cache file held open for `sendfile` when the budget allows),
@@ -35,7 +36,7 @@ package struct RenderCache: Sendable {
     }
 
     /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
-    package func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> [UInt8]) async throws -> CachedRender {
+    package func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> ByteBuffer) async throws -> CachedRender {
         if let hit = await self.cached(key) { return hit }
         let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
         return try await self.memory.value(for: key) {
@@ -62,26 +63,26 @@ package struct RenderCache: Sendable {
                 )
             }
             metrics.cache(.miss, kind: "render")
-            let body = try await make()
-            let created = clock.now()
-            var file: CachedFile?
-            if let disk, body.count >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) {
-                file = await withRequestSpan("cache.disk.write") { span in
-                    span.attributes["backdrop.bytes"] = body.count
-                    return await disk.write(
-                        CacheEntry(
-                            kind: .render,
-                            created: created,
-                            window: key.window.index,
-                            key: key.diskKey,
-                            meta: [UInt8](meta),
-                            payload: body
-                        ),
-                        keepOpen: true
-                    )
-                }
+            // The encoder's buffer is the body sent, kept and written to disk: no copy, one checksum.
+            let made = CachedRender(body: try await make(), format: key.spec.format, photo: key.photo, place: key.place, created: clock.now())
+            let size = made.body.readableBytes
+            guard let disk, size >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) else {
+                return made
             }
-            return CachedRender(body: body, format: key.spec.format, photo: key.photo, place: key.place, created: created, file: file)
+            let file = await withRequestSpan("cache.disk.write") { span in
+                span.attributes["backdrop.bytes"] = size
+                let entry = CacheEntry(
+                    kind: .render,
+                    created: made.created,
+                    window: key.window.index,
+                    key: key.diskKey,
+                    meta: [UInt8](meta),
+                    payload: made.body,
+                    payloadCRC: made.crc
+                )
+                return await disk.write(entry, keepOpen: true)
+            }
+            return made.with(file: file)
         }
     }
 }

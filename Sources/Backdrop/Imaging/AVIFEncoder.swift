@@ -1,9 +1,10 @@
 import CAVIF
+import NIOCore
 
 /// AVIF through libavif and libaom, one thread, 8-bit 4:2:0.
 package enum AVIFEncoder {
     /// `quantizer` 0 (best) to 63; `speed` 0 (slowest) to 10.
-    package static func encode(_ image: RGBImage, quantizer: Int, speed: Int) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, quantizer: Int, speed: Int) throws -> ByteBuffer {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)

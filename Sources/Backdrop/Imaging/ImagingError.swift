@@ -1,3 +1,5 @@
+import NIOCore
+
 /// A decode or encode failure. The description is short and bounded, safe for logs and metric labels.
 package struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
@@ -19,7 +21,8 @@ package struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible
     package var description: String { String(self.message.prefix(200)) }
 }
 
-/// Copies what a C encoder returned into Swift bytes and frees it, or turns its failure message into a Swift error.
+/// Copies what a C encoder returned into the buffer that will be sent and cached (the one copy of an encoded image)
+/// and frees it, or turns its failure message into a Swift error.
 enum EncodedBytes {
     static func take(
         status: Int32,
@@ -27,11 +30,11 @@ enum EncodedBytes {
         length: Int,
         message: [CChar],
         free: (UnsafeMutablePointer<UInt8>) -> Void
-    ) throws -> [UInt8] {
+    ) throws -> ByteBuffer {
         guard status == 0, let bytes else {
             throw ImagingError.encodeFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(bytes) }
-        return [UInt8](UnsafeBufferPointer(start: bytes, count: length))
+        return ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
     }
 }

@@ -1,8 +1,9 @@
 import CJPEG
+import NIOCore
 
 /// Baseline JPEG through libjpeg-turbo: optimised Huffman tables, 4:2:0 chroma.
 package enum JPEGEncoder {
-    package static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, quality: Int) throws -> ByteBuffer {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)

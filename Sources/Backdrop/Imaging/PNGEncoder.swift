@@ -1,13 +1,15 @@
 import CPNG
+import NIOCore
 
 package enum PNGEncoder {
-    package static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, options: PNGOptions = .init()) throws -> ByteBuffer {
         try self.encode(image, blendingWith: nil, hundredths: 0, options: options)
     }
 
     /// Encodes `image` mixed with `effect` at `hundredths` of the effect (see `Blend`). The libdeflate writer mixes
     /// row by row while filtering, so no blended copy of the image is made.
-    package static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> [UInt8] {
+    package static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> ByteBuffer
+    {
         var buffer = bd_png_buffer()
         var message = [CChar](repeating: 0, count: 256)
         let status: Int32

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// The light-effect layer of a render in about a kilobyte: the full-size effect image reduced to samples spaced a
 /// fixed share of the blur radius apart, fitted for the client's bilinear upscale (``BilinearFit``), as lossless
@@ -61,7 +62,7 @@ package struct BlurredPreview: Sendable {
         var spacing = self.sampleSpacing(for: PixelSize(width: effect.width, height: effect.height), style: style)
         while true {
             let small = self.fitted(effect, spacing: spacing)
-            let webp = try WebPEncoder.encode(small, quality: 25, method: 1, lossless: true)
+            let webp = Array(buffer: try WebPEncoder.encode(small, quality: 25, method: 1, lossless: true))
             if webp.count <= self.maxBytes || small.width * small.height <= 16 {
                 return BlurredPreview(
                     photo: photo,

@@ -1,3 +1,4 @@
+import NIOCore
 import Tracing
 
 /// A photo cover-cropped to an output size, and its light-effect copy: everything a render needs but the blend.
@@ -41,7 +42,7 @@ package struct PreparedImages: Sendable {
     }
 
     /// The final picture at `hundredths` of the effect, encoded as `format`.
-    package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> [UInt8] {
+    package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> ByteBuffer {
         switch format {
         case .png: try self.png(hundredths: hundredths, options: settings.png)
         case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
@@ -65,7 +66,7 @@ package struct PreparedImages: Sendable {
     }
 
     /// The final picture at `hundredths` of the effect, as PNG (blended while encoding).
-    package func png(hundredths: Int, options: PNGOptions) throws -> [UInt8] {
+    package func png(hundredths: Int, options: PNGOptions) throws -> ByteBuffer {
         switch hundredths {
         case ...0: try PNGEncoder.encode(self.sharp, options: options)
         case 100...: try PNGEncoder.encode(self.effect, options: options)

@@ -1,3 +1,4 @@
+import NIOCore
 import Tracing
 
 /// Turns a chosen photo into the image a request asks for, in the format it asks for.
@@ -27,7 +28,7 @@ package struct Renderer: Sendable {
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
     }
 
-    package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> [UInt8] {
+    package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
         let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, for: client)
         let encoders = self.encoders
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
@@ -37,7 +38,7 @@ package struct Renderer: Sendable {
             let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
                 try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
             }
-            span.attributes["backdrop.bytes"] = bytes.count
+            span.attributes["backdrop.bytes"] = bytes.readableBytes
             return bytes
         }
     }
