@@ -1,23 +1,35 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import ServiceLifecycle
 
-/// Hummingbird's HTTP/1 channel as it is (its configuration, NIO's paired encoder and decoder, its request loop), with
-/// four handlers added around NIO's codec:
-/// - ``FileBodyHandler`` at the socket end sends offered bodies from their cache files;
-/// - ``RequestBytesHandler`` (socket end) and ``RequestProgressHandler`` (right after the decoder) bound the time a
-///   client may take to send a request's head or the next part of its body, and close HTTP/1.0 connections after
-///   their response unless they asked for keep-alive;
-/// - ``FirstRequestHandler`` after them says when the connection's first request has arrived: only then does its task
-///   enter Hummingbird's request loop, so that idle and trickling connections cost less memory.
+/// Hummingbird's HTTP/1 channel (its configuration, NIO's paired encoder and decoder, its request loop), its pipeline
+/// built here in one pass with four handlers in their places:
+/// - ``RequestBytesHandler`` and ``FileBodyHandler`` at the socket end: the first bounds the time a client may take to
+///   send a request's head or the next part of its body, the second sends offered bodies from their cache files;
+/// - ``RequestProgressHandler`` and ``FirstRequestHandler`` right after NIO's decoder, before Hummingbird's
+///   HTTP/1-to-HTTP-Types codec: the first stops the head and body timers and closes HTTP/1.0 connections after their
+///   response unless they asked for keep-alive (HTTP Types has no version); the second says when the connection's
+///   first request has arrived, and only then does its task enter Hummingbird's request loop, so that idle and
+///   trickling connections cost less memory.
 ///
 /// Why a channel of our own: Hummingbird's `additionalChannelHandlers` sit above its HTTP/1 to HTTP Types conversion,
-/// where a body can only be bytes and an unfinished head is invisible; these handlers must sit beneath it. Everything
-/// else is delegated to `HTTP1Channel`.
+/// where a body can only be bytes, an unfinished head is invisible and the version is gone; these handlers must sit
+/// beneath it. So the pipeline is built as `HTTP1Channel.setup` builds it (the same NIO configuration, codec,
+/// additional handlers and connection state handler) with these added, and the request loop is `HTTP1Channel`'s.
 struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
+    /// One connection: what Hummingbird's request loop takes, and this channel's own hand-offs.
+    struct Value: ServerChildChannelValue {
+        let connection: HTTP1Channel.Value
+        /// The connection's bodies offered for `sendfile`, handed to its requests as a task-local.
+        let bodies: FileBodies
+        /// Succeeds when the connection first has something for the request loop.
+        let firstRequest: EventLoopFuture<Void>
+
+        var channel: any Channel { self.connection.channel }
+    }
 
     let base: HTTP1Channel
     let idleTimeout: TimeAmount
@@ -27,45 +39,54 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     var responder: Responder { self.base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (metrics, idleTimeout, requestTimeout) = (self.metrics, self.idleTimeout, self.requestTimeout)
-        return self.base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            let configuration = self.base.configuration
+            let metrics = self.metrics
             try channel.syncOptions?.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
-            let timer = ConnectionTimer(idleTimeout: idleTimeout, headTimeout: requestTimeout) { metrics.connectionClosed($0.rawValue) }
-            try pipeline.addHandler(FileBodyHandler(bodies: FileBodies(), sent: { metrics.sentFromFile() }), position: .first)
-            try pipeline.addHandler(RequestBytesHandler(timer: timer), position: .first)
-            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(RequestProgressHandler(timer: timer), position: .before(codec))
-            try pipeline.addHandler(FirstRequestHandler(eventLoop: channel.eventLoop), position: .before(codec))
-            return value
+            let timer = ConnectionTimer(idleTimeout: self.idleTimeout, headTimeout: self.requestTimeout) { metrics.connectionClosed($0.rawValue) }
+            let bodies = FileBodies()
+            let first = FirstRequestHandler(eventLoop: channel.eventLoop)
+            try pipeline.addHandler(RequestBytesHandler(timer: timer))
+            try pipeline.addHandler(FileBodyHandler(bodies: bodies, sent: { metrics.sentFromFile() }))
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false,  // as Hummingbird: its request loop takes pipelined requests in turn
+                withErrorHandling: false,
+                withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: limits
+            )
+            try pipeline.addHandler(RequestProgressHandler(timer: timer))
+            try pipeline.addHandler(first)
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandlers(configuration.additionalChannelHandlers())
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .init($0) }, logger: logger))
+            let wrapped = try HTTP1Channel.Value(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return Value(connection: wrapped, bodies: bodies, firstRequest: first.firstRequest)
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        // The connection's hand-off, found once per connection and given to its requests as a task-local.
         let channel = value.channel
-        // The first request's signal is gone when that request arrived before this lookup (the handler leaves then).
-        let found = try? await channel.eventLoop.submit {
-            let pipeline = channel.pipeline.syncOperations
-            return (try? pipeline.handler(type: FileBodyHandler.self).bodies, try? pipeline.handler(type: FirstRequestHandler.self).firstRequest)
-        }.get()
-        if let firstRequest = found?.1 {
-            // Idle or still sending its first head: wait here, closing the connection if the server stops meanwhile.
-            await withGracefulShutdownHandler {
-                await withTaskCancellationHandler {
-                    try? await firstRequest.get()
-                } onCancel: {
-                    channel.close(promise: nil)
-                }
-            } onGracefulShutdown: {
+        // Idle or still sending its first head: wait here, closing the connection if the server stops meanwhile.
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                try? await value.firstRequest.get()
+            } onCancel: {
                 channel.close(promise: nil)
             }
+        } onGracefulShutdown: {
+            channel.close(promise: nil)
         }
-        await FileBodies.$current.withValue(found?.0 ?? nil) {
+        await FileBodies.$current.withValue(value.bodies) {
             // A client that goes while its request is in flight takes its request's work with it: the request loop is
             // cancelled as soon as the connection closes (work another request also waits for is handed to that one).
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.base.handle(value: value, logger: logger) }
+                group.addTask { await self.base.handle(value: value.connection, logger: logger) }
                 group.addTask { try? await channel.closeFuture.get() }
                 await group.next()
                 group.cancelAll()
