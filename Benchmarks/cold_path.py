@@ -36,6 +36,25 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
+def measure(backdrop, photos, clients=32, cells=64, repeats=3):
+    """One cold-path run: the cold and warm phases' latencies (ms), the cold phase's rate and the Flickr calls."""
+    with BackdropServer(backdrop, photos=photos, log_level="warning") as server:
+        base, flickr_port = server.base, server.flickr_port
+        # Points 0.5 degrees apart: distinct geohash-5 cells.
+        places = [(10 + i * 0.5, 20 + i * 0.5) for i in range(cells)]
+        cold_urls = [f"{base}/background?lat={lat}&lon={lon}&blur=0.5" for lat, lon in places]
+        warm_urls = [f"{base}/background?lat={lat}&lon={lon}&blur={b}" for lat, lon in places for b in (0, 0.25, 0.75, 1)[:repeats]]
+        random.Random(7).shuffle(warm_urls)
+        with ThreadPoolExecutor(clients) as pool:
+            started = time.perf_counter()
+            cold = list(pool.map(fetch, cold_urls))
+            cold_wall = time.perf_counter() - started
+            warm = list(pool.map(fetch, warm_urls))
+        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{flickr_port}/stats").read())
+    return {"cold": [r[0] for r in cold], "warm": [r[0] for r in warm], "rate": len(cold) / cold_wall, "stats": stats,
+            "sources": sorted({s for _, s, _ in cold + warm})}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--backdrop", required=True)
@@ -45,32 +64,18 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
     photos = sorted(glob.glob(os.path.join(a.photos, "*.jpg")))
-    with BackdropServer(a.backdrop, photos=photos, log_level="warning") as server:
-        base, flickr_port = server.base, server.flickr_port
-        # 64 points 0.5 degrees apart: 64 distinct geohash-5 cells.
-        cells = [(10 + i * 0.5, 20 + i * 0.5) for i in range(a.cells)]
-        cold_urls = [f"{base}/background?lat={lat}&lon={lon}&blur=0.5" for lat, lon in cells]
-        warm_urls = [f"{base}/background?lat={lat}&lon={lon}&blur={b}" for lat, lon in cells for b in (0, 0.25, 0.75, 1)[:a.repeats]]
-        random.Random(7).shuffle(warm_urls)
-        with ThreadPoolExecutor(a.clients) as pool:
-            started = time.perf_counter()
-            cold = list(pool.map(fetch, cold_urls))
-            cold_wall = time.perf_counter() - started
-            warm = list(pool.map(fetch, warm_urls))
-        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{flickr_port}/stats").read())
-        requests = len(cold) + len(warm)
-        sources = {s for _, s, _ in cold + warm}
-        print(f"\nCold path through the stand-in Flickr ({a.clients} clients, {a.cells} cells, 640x1136 PNG, release build):\n")
-        print("| phase | requests | median ms | p99 ms | max ms |")
-        print("|---|---|---|---|---|")
-        for name, rows in (("cold: search + download + render", cold), ("warm: other blur, same cell", warm)):
-            ms = [r[0] for r in rows]
-            print(f"| {name} | {len(rows)} | {statistics.median(ms):.0f} | {percentile(ms, 99):.0f} | {max(ms):.0f} |")
-        print(f"\nFlickr calls: {stats['searches']} searches and {stats['downloads']} downloads for {requests} requests "
-              f"({stats['searches'] / requests:.2f} searches and {stats['downloads'] / requests:.2f} downloads per request; "
-              f"{stats['searches'] / a.cells:.2f} and {stats['downloads'] / a.cells:.2f} per cell). Sources served: {sorted(sources)}. "
-              f"Cold phase: {len(cold) / cold_wall:.1f} requests/s.")
-
+    run = measure(a.backdrop, photos, a.clients, a.cells, a.repeats)
+    stats = run["stats"]
+    requests = len(run["cold"]) + len(run["warm"])
+    print(f"\nCold path through the stand-in Flickr ({a.clients} clients, {a.cells} cells, 640x1136 PNG, release build):\n")
+    print("| phase | requests | median ms | p99 ms | max ms |")
+    print("|---|---|---|---|---|")
+    for name, ms in (("cold: search + download + render", run["cold"]), ("warm: other blur, same cell", run["warm"])):
+        print(f"| {name} | {len(ms)} | {statistics.median(ms):.0f} | {percentile(ms, 99):.0f} | {max(ms):.0f} |")
+    print(f"\nFlickr calls: {stats['searches']} searches and {stats['downloads']} downloads for {requests} requests "
+          f"({stats['searches'] / requests:.2f} searches and {stats['downloads'] / requests:.2f} downloads per request; "
+          f"{stats['searches'] / a.cells:.2f} and {stats['downloads'] / a.cells:.2f} per cell). Sources served: {run['sources']}. "
+          f"Cold phase: {run['rate']:.1f} requests/s.")
 
 if __name__ == "__main__":
     main()

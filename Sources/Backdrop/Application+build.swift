@@ -33,20 +33,12 @@ package func buildApplication(
         logger: logger,
         metrics: metrics
     )
-    let gate = RenderGate(maxWait: .milliseconds(settings.render.maxQueueWaitMs), maxJobs: settings.render.effectiveMaxPending)
-    let renderer = Renderer(
-        encoders: settings.render.encoders,
-        limits: settings.images.limits,
-        memoryBudget: settings.render.preparedImagesMemoryMB << 20,
-        gate: gate
-    )
-    let renders = RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: sweeper?.cache, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
         settings: settings,
         background: BackgroundController(
             settings: settings,
-            backgrounds: Backgrounds(settings: settings, photos: photos.source, renderer: renderer, renders: renders, metrics: metrics),
+            backgrounds: Backgrounds(settings: settings, photos: photos.source, disk: sweeper?.cache, clock: clock, metrics: metrics),
             clock: clock,
             metrics: metrics
         ),
@@ -58,12 +50,7 @@ package func buildApplication(
     var app = Application(
         router: router,
         server: .backdrop(settings: settings.server, metrics: metrics),
-        configuration: .init(
-            address: .hostname(settings.server.host, port: settings.server.port),
-            serverName: "Backdrop",
-            backlog: settings.server.backlog,
-            availableConnectionsDelegate: MaximumAvailableConnections(descriptors.maxConnections, logger: logger)
-        ),
+        configuration: settings.server.application(maxConnections: descriptors.maxConnections, logger: logger),
         // Given services first: they stop last (a trace exporter flushes what the last requests made).
         services: services + [sweeper as (any Service)?, postgres as (any Service)?].compactMap { $0 } + photos.services,
         logger: logger

@@ -30,12 +30,18 @@ package struct Backgrounds: Sendable {
         self.metrics = metrics
     }
 
-    /// As the settings describe it.
-    init(settings: Settings, photos: any PhotoSource, renderer: Renderer, renders: RenderCache, metrics: BackdropMetrics) {
+    /// As the settings describe it, with its render queue, renderer and render cache (kept on `disk` too, if given).
+    init(settings: Settings, photos: any PhotoSource, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
+        let gate = RenderGate(maxWait: .milliseconds(settings.render.maxQueueWaitMs), maxJobs: settings.render.effectiveMaxPending)
         self.init(
             photos: photos,
-            renderer: renderer,
-            renders: renders,
+            renderer: Renderer(
+                encoders: settings.render.encoders,
+                limits: settings.images.limits,
+                memoryBudget: settings.render.preparedImagesMemoryMB << 20,
+                gate: gate
+            ),
+            renders: RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics),
             previewsMemory: settings.cache.previewsMemoryMB << 20,
             upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
             metrics: metrics

@@ -1,4 +1,6 @@
+import Hummingbird
 import HummingbirdCore
+import Logging
 
 extension Settings.Server {
     /// Backdrop's requests are a request line with a short query and a few headers: a few kilobytes are plenty, and
@@ -17,6 +19,17 @@ extension Settings.Server {
                 maxHeaderListSize: Self.maxHeaderListSize,
                 maxHeaderFieldCount: Self.maxHeaderFieldCount
             )
+        )
+    }
+
+    /// The application's address, name, backlog and connection limit (`server.maxConnections` or what the descriptors
+    /// allow).
+    func application(maxConnections: Int, logger: Logger) -> ApplicationConfiguration {
+        ApplicationConfiguration(
+            address: .hostname(self.host, port: self.port),
+            serverName: "Backdrop",
+            backlog: self.backlog,
+            availableConnectionsDelegate: MaximumAvailableConnections(maxConnections, logger: logger)
         )
     }
 }
