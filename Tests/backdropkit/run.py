@@ -7,6 +7,7 @@ usage: run.py PATH/TO/backdrop OUTPUT_DIR
 - `swift test` in BackdropKit/ with their URLs; a run that skips any test fails (the tests skip without them);
 - a throwaway app that adds BackdropKit by a git URL, as an app would, resolves and builds with BackdropKit alone.
 """
+import glob
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import sys
 import tempfile
 
 import yaml
+from PIL import Image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -53,14 +55,20 @@ def run_tests(output):
         with BackdropServer(binary, log=os.path.join(output, "backdropkit-server.log")) as server, \
                 BackdropServer(binary, flickr=False, settings={"render": {"maxPending": 1}},
                                log=os.path.join(output, "backdropkit-busy.log")) as busy:
-            env = dict(os.environ, BACKDROPKIT_SERVER=server.base, BACKDROPKIT_BUSY_SERVER=busy.base, BACKDROPKIT_OPENAPI_JSON=openapi)
+            env = dict(os.environ, BACKDROPKIT_SERVER=server.base, BACKDROPKIT_BUSY_SERVER=busy.base, BACKDROPKIT_OPENAPI_JSON=openapi,
+                       BACKDROPKIT_OUTPUT=work)
             run = subprocess.run(["swift", "test", "--package-path", KIT], env=env, capture_output=True, text=True, timeout=1200)
+            previews = []  # (stated, decoded) for each preview the tests left
+            for path in sorted(glob.glob(os.path.join(work, "preview-*.webp"))):
+                with Image.open(path) as image:
+                    image.load()
+                    previews.append((os.path.basename(path)[:-5].split("-")[-1], f"{image.width}x{image.height}"))
     text = run.stdout + run.stderr
     with open(os.path.join(output, "backdropkit-tests.txt"), "w") as f:
         f.write(text)
     summary = re.search(r"Test run with (\d+) tests? in \d+ suites? (passed|failed)", text)
     skipped = [line for line in text.splitlines() if "skipped" in line]
-    return run.returncode, summary, skipped, text
+    return run.returncode, summary, skipped, text, previews
 
 
 def app_resolves_backdropkit_alone():
@@ -99,11 +107,13 @@ def main():
         print(f"  {'ok  ' if ok else 'FAIL'} {name}" + (f"\n{detail}" if detail and not ok else ""))
 
     print("backdropkit: the Swift client against live Backdrops")
-    code, summary, skipped, text = run_tests(output)
+    code, summary, skipped, text, previews = run_tests(output)
     tail = "\n".join(line for line in text.splitlines() if "✘" in line or "error" in line.lower())[-3000:]
     check(f"swift test in BackdropKit/: {summary.group(0) if summary else 'no summary'}",
           code == 0 and summary and summary.group(2) == "passed", tail or text[-3000:])
     check("no test skipped (each had the services it needs)", not skipped, "\n".join(skipped[:10]))
+    check(f"the previews the client decoded from their data URIs decode in Pillow to their stated sizes ({[p[0] for p in previews]})",
+          len(previews) == 3 and all(stated == decoded for stated, decoded in previews), str(previews))
     resolved, printed = app_resolves_backdropkit_alone()
     check("an app that adds BackdropKit by its git URL builds, fetching BackdropKit alone",
           resolved == (["backdropkit"], ["BackdropKit"]) and "0.5" in printed, f"{resolved} {printed}")

@@ -69,6 +69,11 @@ struct LiveTests {
             let size = try #require(ImageHeader.size(preview.data), "a WebP")
             #expect(size.width == preview.width && size.height == preview.height, "\(width)x\(height)")
             #expect(preview.data.count <= 2048 && preview.width < 100 && preview.height < 100)
+            // For run.py to decode with an independent decoder (Pillow's libwebp): the file, named by the asked width
+            // and the preview's stated size.
+            if let folder = Environment.output {
+                try preview.data.write(to: folder.appendingPathComponent("preview-\(Int(width))-\(preview.width)x\(preview.height).webp"))
+            }
             #expect(background.images.color.description.count == 7 && !background.images.thumbHash.isEmpty)
         }
     }

@@ -18,6 +18,8 @@ enum Environment {
     static var backdrop: URL? { self.url("BACKDROPKIT_SERVER") }
     /// A Backdrop whose render queue holds one job, to be overloaded.
     static var busyBackdrop: URL? { self.url("BACKDROPKIT_BUSY_SERVER") }
+    /// Where to leave files for run.py to check (the previews, decoded there by Pillow).
+    static var output: URL? { ProcessInfo.processInfo.environment["BACKDROPKIT_OUTPUT"].map { URL(fileURLWithPath: $0) } }
     /// Public/openapi.yaml as JSON.
     static var openAPI: String? { ProcessInfo.processInfo.environment["BACKDROPKIT_OPENAPI_JSON"] }
 }

@@ -49,17 +49,7 @@ struct CacheEntry: Sendable {
     /// The bytes a reader is after: written from this buffer as it is, read as a slice of the file's bytes.
     let payload: ByteBuffer
     /// The payload's CRC-32 when the writer has it already (a render's `ETag`), so that it is not computed twice.
-    let payloadCRC: UInt32?
-
-    init(kind: Kind, created: Date, window: Int64, key: String, meta: [UInt8], payload: ByteBuffer, payloadCRC: UInt32? = nil) {
-        self.kind = kind
-        self.created = created
-        self.window = window
-        self.key = key
-        self.meta = meta
-        self.payload = payload
-        self.payloadCRC = payloadCRC
-    }
+    var payloadCRC: UInt32? = nil
 
     /// Where the payload lies in the encoded file.
     var payloadRange: Range<Int> {

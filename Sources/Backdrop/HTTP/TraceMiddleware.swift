@@ -3,11 +3,11 @@ import Hummingbird
 import Synchronization
 import Tracing
 
-/// One OpenTelemetry server span per request (only while tracing is on, see `telemetry`): named after its route,
-/// continuing a caller's W3C `traceparent`, ended when the answer is ready (its body's transfer is not in it). It records the method, route, path, status,
-/// body size, the image's format, the photo's source and cell and what the request's work noted in ``RequestTrace``
-/// (cache hit or miss, fallbacks). Never the coordinates (`lat` and `lon` are redacted from the query), the client's
-/// address, or a header.
+/// One OpenTelemetry server span per traced request (only while tracing is on, see `telemetry`; which requests,
+/// ``TraceSampling`` decides): named after its route, continuing a caller's W3C `traceparent`, ended when the answer
+/// is ready (its body's transfer is not in it). It records the method, route, path, status, body size, the image's
+/// format, the photo's source and cell and what the request's work noted in ``RequestTrace`` (cache hit or miss,
+/// fallbacks). Never the coordinates (`lat` and `lon` are redacted from the query), the client's address, or a header.
 struct TraceMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Which requests are traced at all; the others pass through untouched.
     let sampling: TraceSampling
