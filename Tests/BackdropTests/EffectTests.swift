@@ -76,6 +76,68 @@ struct EffectTests {
         }
     }
 
+    /// The filter written plainly (each output pixel, each channel, each tap, from the same 14-bit weights): the SIMD
+    /// and vectorised passes must give exactly its bytes, the image's last row and one-row images included.
+    static func referenceCrop(_ image: RGBImage, to size: PixelSize) -> RGBImage {
+        let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
+        let columns = ResampleTaps(
+            sourceLength: image.width,
+            outputLength: size.width,
+            scale: scale,
+            offset: (Double(image.width) - Double(size.width) / scale) / 2
+        )
+        let rows = ResampleTaps(
+            sourceLength: image.height,
+            outputLength: size.height,
+            scale: scale,
+            offset: (Double(image.height) - Double(size.height) / scale) / 2
+        )
+        var horizontal = [UInt8](repeating: 0, count: image.height * size.width * 3)
+        for y in 0..<image.height {
+            for x in 0..<size.width {
+                for c in 0..<3 {
+                    var sum: Int32 = 8192
+                    for t in 0..<columns.taps {
+                        let source = Int(columns.indices[x * columns.taps + t])
+                        sum += columns.weights[x * columns.taps + t] * Int32(image.pixels[(y * image.width + source) * 3 + c])
+                    }
+                    horizontal[(y * size.width + x) * 3 + c] = clampByte(sum >> 14)
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: size.pixelCount * 3)
+        for y in 0..<size.height {
+            for i in 0..<(size.width * 3) {
+                var sum: Int32 = 8192
+                for t in 0..<rows.taps {
+                    sum += rows.weights[y * rows.taps + t] * Int32(horizontal[Int(rows.indices[y * rows.taps + t]) * size.width * 3 + i])
+                }
+                out[y * size.width * 3 + i] = clampByte(sum >> 14)
+            }
+        }
+        return RGBImage(width: size.width, height: size.height, pixels: out)
+    }
+
+    @Test func coverCropGivesThePlainFiltersBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = { (width: Int, height: Int) in
+            RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        let photo = try Fixtures.stockPhoto(3, retina: false)
+        for (image, size) in [
+            (noise(1024, 576), PixelSize(width: 640, height: 1136)),  // enlarged: two taps
+            (noise(683, 1024), PixelSize(width: 640, height: 1136)),
+            (noise(2000, 1500), PixelSize(width: 640, height: 1136)),  // reduced: three taps and more
+            (noise(997, 1), PixelSize(width: 31, height: 3)),  // one source row: every row the last
+            (noise(5, 7), PixelSize(width: 64, height: 64)),
+            (photo, PixelSize(width: 333, height: 77)),
+        ] {
+            let (ours, plain) = (CoverCrop.apply(image, to: size).pixels, Self.referenceCrop(image, to: size).pixels)
+            let firstDifference = ours.count == plain.count ? ours.indices.first { ours[$0] != plain[$0] } : 0
+            #expect(ours.count == plain.count && firstDifference == nil, "\(image.width)x\(image.height) to \(size): byte \(firstDifference ?? -1)")
+        }
+    }
+
     @Test func coverCropKeepsTheCentre() {
         // Left third red, middle green, right third blue; a square crop keeps only green.
         var pixels = [UInt8]()

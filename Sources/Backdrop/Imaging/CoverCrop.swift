@@ -1,7 +1,9 @@
-/// Cover-fits an image to a size and crops the centre, in one separable resampling pass.
+/// Cover-fits an image to a size and crops the centre, in one separable resampling pass over the crop region only.
 ///
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
-/// does not alias, and it is plain bilinear interpolation when enlarging.
+/// does not alias, and it is plain bilinear interpolation when enlarging. Horizontally first, over the source rows the
+/// vertical pass reads, a pixel's three channels as the lanes of a SIMD4; then vertically, each output row from two or
+/// three source rows in one loop the compiler vectorises. 14-bit integer weights, the same bytes as a scalar filter.
 package enum CoverCrop {
     package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }
@@ -12,57 +14,107 @@ package enum CoverCrop {
         let rows = ResampleTaps(sourceLength: image.height, outputLength: size.height, scale: scale, offset: top)
         let firstRow = rows.lowestIndex
         let rowCount = rows.highestIndex - firstRow + 1
-
-        // Horizontal pass over only the source rows the vertical pass reads.
         let stride = size.width * 3
-        var horizontal = [UInt8](repeating: 0, count: stride * rowCount)
-        image.pixels.withUnsafeBufferPointer { source in
-            horizontal.withUnsafeMutableBufferPointer { out in
+        let horizontal = [UInt8](unsafeUninitializedCapacity: stride * rowCount) { out, count in
+            image.pixels.withUnsafeBufferPointer { source in
                 columns.indices.withUnsafeBufferPointer { indices in
                     columns.weights.withUnsafeBufferPointer { weights in
+                        guard let src = source.baseAddress, let dst = out.baseAddress, let ix = indices.baseAddress, let wt = weights.baseAddress
+                        else { return }
                         let taps = columns.taps
                         for row in 0..<rowCount {
-                            let sourceRow = (firstRow + row) * image.width * 3
-                            let outRow = row * stride
-                            for x in 0..<size.width {
-                                var r: Int32 = 1 << 13
-                                var g: Int32 = 1 << 13
-                                var b: Int32 = 1 << 13
-                                for t in 0..<taps {
-                                    let w = weights[x * taps + t]
-                                    let s = sourceRow + Int(indices[x * taps + t]) * 3
-                                    r &+= w &* Int32(source[s])
-                                    g &+= w &* Int32(source[s + 1])
-                                    b &+= w &* Int32(source[s + 2])
-                                }
-                                out[outRow + x * 3] = clampByte(r >> 14)
-                                out[outRow + x * 3 + 1] = clampByte(g >> 14)
-                                out[outRow + x * 3 + 2] = clampByte(b >> 14)
-                            }
+                            let s = src + (firstRow + row) * image.width * 3
+                            let o = dst + row * stride
+                            Self.horizontalRow(s, o, ix, wt, taps: taps, width: size.width, wide: firstRow + row < image.height - 1)
                         }
                     }
                 }
             }
+            count = stride * rowCount
         }
-
-        // Vertical pass, a whole row at a time.
         return RGBImage(width: size.width, height: size.height) { out in
-            var accumulator = [Int32](repeating: 0, count: stride)
-            let taps = rows.taps
             horizontal.withUnsafeBufferPointer { source in
-                accumulator.withUnsafeMutableBufferPointer { acc in
-                    for y in 0..<size.height {
-                        for i in 0..<stride { acc[i] = 1 << 13 }
-                        for t in 0..<taps {
-                            let w = rows.weights[y * taps + t]
-                            if w == 0 { continue }
-                            let row = UnsafeBufferPointer(rebasing: source[((Int(rows.indices[y * taps + t]) - firstRow) * stride)...])
-                            for i in 0..<stride { acc[i] &+= w &* Int32(row[i]) }
-                        }
-                        let o = y * stride
-                        for i in 0..<stride { out[o + i] = clampByte(acc[i] >> 14) }
+                guard let src = source.baseAddress, let dst = out.baseAddress else { return }
+                for y in 0..<size.height {
+                    let base = y * rows.taps
+                    var rowPointers = [UnsafePointer<UInt8>]()
+                    var rowWeights = [Int32]()
+                    for t in 0..<rows.taps where rows.weights[base + t] != 0 {
+                        rowPointers.append(src + (Int(rows.indices[base + t]) - firstRow) * stride)
+                        rowWeights.append(rows.weights[base + t])
                     }
+                    Self.verticalRow(rowPointers, rowWeights, dst + y * stride, count: stride)
                 }
+            }
+        }
+    }
+
+    /// One output row of the horizontal pass: each pixel the weighted sum of `taps` source pixels. With `wide`
+    /// (the source row is not the image's last, so a fourth byte past any pixel is still in the buffer) a pixel's three
+    /// bytes are the lanes of a SIMD4, the fourth (the next pixel's red) computed and dropped; else byte by byte.
+    @inline(__always)
+    static func horizontalRow(
+        _ s: UnsafePointer<UInt8>,
+        _ o: UnsafeMutablePointer<UInt8>,
+        _ ix: UnsafePointer<Int32>,
+        _ wt: UnsafePointer<Int32>,
+        taps: Int,
+        width: Int,
+        wide: Bool
+    ) {
+        guard wide else {
+            for x in 0..<width {
+                var r: Int32 = 8192
+                var g: Int32 = 8192
+                var b: Int32 = 8192
+                for t in 0..<taps {
+                    let w = wt[x * taps + t]
+                    let p = s + Int(ix[x * taps + t]) * 3
+                    r &+= w &* Int32(p[0])
+                    g &+= w &* Int32(p[1])
+                    b &+= w &* Int32(p[2])
+                }
+                o[3 * x] = clampByte(r >> 14)
+                o[3 * x + 1] = clampByte(g >> 14)
+                o[3 * x + 2] = clampByte(b >> 14)
+            }
+            return
+        }
+        @inline(__always) func load(_ index: Int32) -> SIMD4<Int32> {
+            SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(s + Int(index) * 3).loadUnaligned(as: SIMD4<UInt8>.self))
+        }
+        let bias = SIMD4<Int32>(repeating: 8192)
+        let top = SIMD4<Int32>(repeating: 255)
+        for x in 0..<width {
+            var v = bias
+            if taps == 2 {
+                v &+= load(ix[2 * x]) &* wt[2 * x] &+ load(ix[2 * x + 1]) &* wt[2 * x + 1]
+            } else {
+                for t in 0..<taps { v &+= load(ix[x * taps + t]) &* wt[x * taps + t] }
+            }
+            v = (v &>> 14).clamped(lowerBound: .zero, upperBound: top)
+            o[3 * x] = UInt8(truncatingIfNeeded: v[0])
+            o[3 * x + 1] = UInt8(truncatingIfNeeded: v[1])
+            o[3 * x + 2] = UInt8(truncatingIfNeeded: v[2])
+        }
+    }
+
+    @inline(__always)
+    static func verticalRow(_ rows: [UnsafePointer<UInt8>], _ weights: [Int32], _ out: UnsafeMutablePointer<UInt8>, count: Int) {
+        switch rows.count {
+        case 1:
+            out.update(from: rows[0], count: count)
+        case 2:
+            let (a, b, wa, wb) = (rows[0], rows[1], weights[0], weights[1])
+            for i in 0..<count { out[i] = clampByte((8192 &+ wa &* Int32(a[i]) &+ wb &* Int32(b[i])) >> 14) }
+        case 3:
+            let (a, b, c, wa, wb, wc) = (rows[0], rows[1], rows[2], weights[0], weights[1], weights[2])
+            for i in 0..<count { out[i] = clampByte((8192 &+ wa &* Int32(a[i]) &+ wb &* Int32(b[i]) &+ wc &* Int32(c[i])) >> 14) }
+        default:
+            var acc = [Int32](repeating: 8192, count: count)
+            acc.withUnsafeMutableBufferPointer { acc in
+                for (row, w) in zip(rows, weights) { for i in 0..<count { acc[i] &+= w &* Int32(row[i]) } }
+                for i in 0..<count { out[i] = clampByte(acc[i] >> 14) }
             }
         }
     }
