@@ -84,7 +84,7 @@ public struct BackdropClient: Sendable {
     func send(_ request: URLRequest) async throws(BackdropError) -> (Data, HTTPURLResponse) {
         var bounded = request
         bounded.timeoutInterval = self.timeout
-        let (body, response) = try await Deadline(seconds: self.timeout).run { [session, bounded] in try await session.data(for: bounded) }
+        let (body, response) = try await Deadline(seconds: self.timeout).exchange(bounded, session: self.session)
         guard let response = response as? HTTPURLResponse else { throw .invalidResponse("not an HTTP answer") }
         guard response.statusCode == 200 else {
             throw .answer(status: response.statusCode, body: body, retryAfter: response.value(forHTTPHeaderField: "Retry-After"))

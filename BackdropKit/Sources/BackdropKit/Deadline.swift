@@ -1,29 +1,89 @@
 import Foundation
 
-/// A bound on how long an exchange may take in all: URLSession's own timeout restarts with every byte, so a server
-/// that trickles would hold a call for ever without this.
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One exchange with a bound on how long it may take in all. URLSession's own timeout restarts with every byte, so a
+/// server that trickles would hold a call for ever without this. The data task is driven by its completion handler,
+/// not URLSession's async `data(for:)`: on Linux, cancelling that one while its answer arrives deadlocks
+/// FoundationNetworking (the task's cancellation handler waits on the session's queue, whose completion waits on the
+/// task). Here a task is cancelled from a queue of its own, never from a cancellation handler, and the caller never
+/// waits for the cancelled task to end.
 struct Deadline: Sendable {
     let seconds: TimeInterval
 
-    /// `work`'s result, or ``BackdropError/timedOut(seconds:)`` once `seconds` have passed (the work is cancelled).
-    func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws(BackdropError) -> T {
+    /// `request`'s answer through `session`, or ``BackdropError/timedOut(seconds:)`` once `seconds` have passed.
+    func exchange(_ request: URLRequest, session: URLSession) async throws(BackdropError) -> (Data, URLResponse) {
         let nanoseconds = UInt64(max(0, min(self.seconds, 86_400)) * 1_000_000_000)
-        let first = await withTaskGroup(of: Result<T, any Error>?.self) { group in
-            group.addTask {
-                do { return .success(try await work()) } catch { return .failure(error) }
+        let seconds = self.seconds
+        let outcome = Outcome<(Data, URLResponse)>()
+        let result: Result<(Data, URLResponse), BackdropError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                outcome.start(continuation)
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let data, let response, error == nil {
+                        outcome.finish(.success((data, response)), cancelsWork: false)
+                    } else {
+                        outcome.finish(.failure(BackdropError(error ?? URLError(.badServerResponse), timeout: seconds)), cancelsWork: false)
+                    }
+                }
+                outcome.onCancel { DispatchQueue.global().async { task.cancel() } }
+                task.resume()
+                Task {
+                    try? await Task.sleep(nanoseconds: nanoseconds)
+                    outcome.finish(.failure(.timedOut(seconds: seconds)), cancelsWork: true)
+                }
             }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: nanoseconds)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        } onCancel: {
+            outcome.finish(.failure(.cancelled), cancelsWork: true)
         }
-        switch first {
-        case .success(let value): return value
-        case .failure(let error): throw BackdropError(error, timeout: self.seconds)
-        case nil: throw Task.isCancelled ? .cancelled : .timedOut(seconds: self.seconds)
+        return try result.get()
+    }
+}
+
+/// The first of the answer, the deadline and the caller's cancellation, handed to the waiting caller once.
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Result<T, BackdropError>, Never>?
+    private var result: Result<T, BackdropError>?
+    private var cancelWork: (@Sendable () -> Void)?
+
+    func start(_ continuation: CheckedContinuation<Result<T, BackdropError>, Never>) {
+        self.lock.lock()
+        guard let result = self.result else {
+            self.continuation = continuation
+            self.lock.unlock()
+            return
         }
+        self.lock.unlock()
+        continuation.resume(returning: result)  // the caller was cancelled before it began
+    }
+
+    /// What stops the work when the outcome is not its own answer (run at once if that is already so).
+    func onCancel(_ cancel: @escaping @Sendable () -> Void) {
+        self.lock.lock()
+        guard self.result != nil else {
+            self.cancelWork = cancel
+            self.lock.unlock()
+            return
+        }
+        self.lock.unlock()
+        cancel()
+    }
+
+    func finish(_ result: Result<T, BackdropError>, cancelsWork: Bool) {
+        self.lock.lock()
+        guard self.result == nil else {
+            self.lock.unlock()
+            return
+        }
+        self.result = result
+        let (continuation, cancel) = (self.continuation, self.cancelWork)
+        self.continuation = nil
+        self.cancelWork = nil
+        self.lock.unlock()
+        continuation?.resume(returning: result)
+        if cancelsWork { cancel?() }
     }
 }
