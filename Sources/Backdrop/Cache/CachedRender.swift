@@ -20,11 +20,11 @@ package struct CachedRender: Sendable {
 
     /// `body` as it will be sent, checksummed once: its CRC-32 makes the `ETag` and goes into its cache file's
     /// checksum (``crc``).
-    init(body: ByteBuffer, format: OutputFormat, photo: SourcePhoto, place: Place, created: Date, file: CachedFile? = nil) {
+    init(body: ByteBuffer, format: OutputFormat, photo: SourcePhoto, place: Place, created: Date) {
         let length = body.readableBytes
         self.body = body
         self.format = format
-        self.file = file?.payload.count == length ? file : nil
+        self.file = nil
         self.photo = photo
         self.created = created
         self.crc = CRC32.checksum(body)

@@ -53,14 +53,8 @@ package struct RenderCache: Sendable {
             if let (entry, file) = stored {
                 metrics.cache(.hit, kind: "render")
                 RequestTrace.note("backdrop.cache", "disk")
-                return CachedRender(
-                    body: entry.payload,
-                    format: key.spec.format,
-                    photo: key.photo,
-                    place: key.place,
-                    created: entry.created,
-                    file: file
-                )
+                return CachedRender(body: entry.payload, format: key.spec.format, photo: key.photo, place: key.place, created: entry.created)
+                    .with(file: file)
             }
             metrics.cache(.miss, kind: "render")
             // The encoder's buffer is the body sent, kept and written to disk: no copy, one checksum.

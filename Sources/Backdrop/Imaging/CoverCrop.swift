@@ -35,10 +35,15 @@ package enum CoverCrop {
         return RGBImage(width: size.width, height: size.height) { out in
             horizontal.withUnsafeBufferPointer { source in
                 guard let src = source.baseAddress, let dst = out.baseAddress else { return }
+                // The source rows of an output row and their weights, refilled for each row (no allocation a row).
+                var rowPointers = [UnsafePointer<UInt8>]()
+                var rowWeights = [Int32]()
+                rowPointers.reserveCapacity(rows.taps)
+                rowWeights.reserveCapacity(rows.taps)
                 for y in 0..<size.height {
                     let base = y * rows.taps
-                    var rowPointers = [UnsafePointer<UInt8>]()
-                    var rowWeights = [Int32]()
+                    rowPointers.removeAll(keepingCapacity: true)
+                    rowWeights.removeAll(keepingCapacity: true)
                     for t in 0..<rows.taps where rows.weights[base + t] != 0 {
                         rowPointers.append(src + (Int(rows.indices[base + t]) - firstRow) * stride)
                         rowWeights.append(rows.weights[base + t])
