@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
         }
         Telemetry.bootstrapLogging(settings)
         DescriptorLimit.raiseToHardLimit()
-        MallocTuning.returnLargeBlocksToTheSystem()
+        MallocTuning.configure()
         do {
             let tracing = try Telemetry.bootstrapTracing(
                 settings,
