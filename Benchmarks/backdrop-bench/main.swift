@@ -1,12 +1,12 @@
 // Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
 //
-// usage: backdrop-bench [--runs N] [--out DIR] [--formats] PHOTO.jpg...
+// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study] PHOTO.jpg...
 // Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
 // blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
 // (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
 // With --formats instead: per photo, format (the service's default settings) and blur 0, 0.5 and 1, the median
 // milliseconds of the whole render as served (file read, decode, crop, effect, blend, encode, file write), the
-// bytes and the output file.
+// bytes and the output file. With --avif-study: AVIF encoders and settings compared (see AVIFStudy.swift).
 import Backdrop
 import CTestDecoders
 import Foundation
@@ -18,6 +18,7 @@ struct Arguments {
     var out = FileManager.default.temporaryDirectory.appendingPathComponent("backdrop-bench").path
     var photos: [String] = []
     var formats = false
+    var avifStudy = false
 
     init(_ list: [String]) {
         var iterator = list.makeIterator()
@@ -26,6 +27,7 @@ struct Arguments {
             case "--runs": self.runs = iterator.next().flatMap { Int($0) } ?? self.runs
             case "--out": self.out = iterator.next() ?? self.out
             case "--formats": self.formats = true
+            case "--avif-study": self.avifStudy = true
             default: self.photos.append(argument)
             }
         }
@@ -59,6 +61,7 @@ func median(_ values: [Double]) -> Double {
 func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+MallocTuning.configure()  // the allocator as the service sets it up
 try FileManager.default.createDirectory(atPath: arguments.out, withIntermediateDirectories: true)
 let size = PixelSize(width: 640, height: 1136)
 let options = PNGOptions()  // the service's default: libdeflate level 1, Up filter
@@ -155,6 +158,11 @@ let alternatives: [PNGOptions] = [
             print(String(decoding: json, as: UTF8.self))
         }
     }
+}
+
+if arguments.avifStudy {
+    try studyAVIF(arguments.photos, runs: arguments.runs)
+    exit(0)
 }
 
 if arguments.formats {

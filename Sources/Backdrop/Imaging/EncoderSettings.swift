@@ -45,5 +45,5 @@ package struct EncoderSettings: Sendable, Equatable {
 
     /// libaom's quantizer (63 worst to 0 best) for a render at `hundredths` of the effect, mapped from the quality
     /// as libavif 1.x maps its quality setting.
-    func avifQuantizer(hundredths: Int) -> Int { ((100 - self.avifQuality(hundredths: hundredths)) * 63 + 50) / 100 }
+    package func avifQuantizer(hundredths: Int) -> Int { ((100 - self.avifQuality(hundredths: hundredths)) * 63 + 50) / 100 }
 }

@@ -57,7 +57,7 @@ package struct PreparedImages: Sendable {
     }
 
     /// The final picture: one of the two images as it is at either end, blended between them.
-    func picture(hundredths: Int) -> RGBImage {
+    package func picture(hundredths: Int) -> RGBImage {
         switch hundredths {
         case ...0: self.sharp
         case 100...: self.effect
