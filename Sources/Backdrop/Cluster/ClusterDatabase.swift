@@ -5,17 +5,21 @@ import PostgresNIO
 import Synchronization
 
 /// The replicas' shared database, reached through postgres-nio's `PostgresClient` (its pool, connect timeout and
-/// keep-alive), which ``run()`` runs for the service's lifetime. Whether the database answers is tracked here: a query
-/// that fails on the connection or hangs marks it down, and while it is down ``isUp`` is false, requests do not wait
-/// on it at all, and ``run()`` probes it with growing pauses (at most 10 s) until it answers again. Losing it and
+/// keep-alive), which ``run()`` runs. Whether the database answers is tracked here: a query that fails on the
+/// connection or hangs marks it down, and while it is down ``isUp`` is false, requests do not wait on it at all, and
+/// ``run()`` probes it with growing pauses (at most 10 s) until it answers again, each time through a new pool: the
+/// pool in use when the database went away is retired (its waiting leases fail, its connections close), so that
+/// nothing it learned during the outage outlives it. (postgres-nio's pool, once a connection attempt has failed, queues
+/// every lease until a retry succeeds, idle connections or not, and its retries back off up to a minute: after
+/// PostgreSQL was frozen and thawed, a replica kept one such pool degraded for over 25 s.) Losing the database and
 /// getting it back are each logged once.
 final class ClusterDatabase: Sendable {
     let url: PostgresURL
     let timeout: Duration
-    private let client: PostgresClient
+    private let configuration: PostgresClient.Configuration
     private let logger: Logger
     private let metrics: BackdropMetrics
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var up = false
@@ -23,6 +27,14 @@ final class ClusterDatabase: Sendable {
         var outageLogged = false
         /// Resumed when the database is marked down, so that ``run()`` starts probing at once.
         var downSignal: CheckedContinuation<Void, Never>?
+        /// The pool queries lease their connections from.
+        var pool: Pool
+    }
+
+    /// One `PostgresClient`, and what ends its run when it is retired.
+    private struct Pool: Sendable {
+        let client: PostgresClient
+        let retirement = OneShot<Void>()
     }
 
     static let longestRetryDelay: Duration = .seconds(10)
@@ -44,7 +56,8 @@ final class ClusterDatabase: Sendable {
         configuration.options.connectTimeout = timeout
         configuration.options.maximumConnections = 8
         configuration.options.keepAliveBehavior = .init(frequency: .seconds(20))
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: Self.quiet(logger))
+        self.configuration = configuration
+        self.state = Mutex(State(pool: Pool(client: PostgresClient(configuration: configuration, backgroundLogger: Self.quiet(logger)))))
     }
 
     var isUp: Bool { self.state.withLock { $0.up } }
@@ -86,12 +99,13 @@ final class ClusterDatabase: Sendable {
         }
     }
 
-    /// Runs the client, and beside it the upkeep until cancelled: while the database is up, `chore` every minute (the
-    /// clean-up of expired rows); while it is down, a probe (the migration, idempotent) with pauses growing from 250 ms to
-    /// 10 s, then `chore` at once when it answers.
+    /// Runs the pool, and beside it the upkeep until cancelled: while the database is up, `chore` every minute (the
+    /// clean-up of expired rows); while it is down, a new pool in place of the last one, then after a pause growing from
+    /// 250 ms to 10 s a probe through it (the migration, idempotent), then `chore` at once when it answers.
     func run(_ chore: @escaping @Sendable (ClusterDatabase) async -> Void) async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.client.run() }
+            let first = self.state.withLock { $0.pool }
+            group.addTask { await self.serve(first) }
             var delay = Duration.milliseconds(250)
             while !Task.isCancelled {
                 if self.isUp {
@@ -100,6 +114,10 @@ final class ClusterDatabase: Sendable {
                     delay = .milliseconds(250)
                     continue
                 }
+                let fresh = self.replacePool()
+                group.addTask { await self.serve(fresh) }
+                do { try await Task.sleep(for: delay) } catch { break }  // also lets the new pool start running
+                delay = min(delay * 2, Self.longestRetryDelay)
                 let logger = self.logger
                 let answered = await self.query("connect", within: self.timeout * 2, marksDown: false) {
                     try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
@@ -107,13 +125,35 @@ final class ClusterDatabase: Sendable {
                 }
                 if answered != nil {
                     self.markUp(announce: true)
-                    continue
                 }
-                do { try await Task.sleep(for: delay) } catch { break }
-                delay = min(delay * 2, Self.longestRetryDelay)
             }
             group.cancelAll()
         }
+    }
+
+    /// Runs `pool`'s client until the task is cancelled, or until the longest query that may have begun on the pool
+    /// has passed its deadline after the pool was retired (so that every query on it ends by its own deadline, its
+    /// connection closed, before the pool shuts down); then shuts the pool down.
+    private func serve(_ pool: Pool) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await pool.client.run() }
+            do {
+                try await pool.retirement.wait()
+                try await Task.sleep(for: self.timeout * 2 + .seconds(1))
+            } catch {}
+            group.cancelAll()
+        }
+    }
+
+    /// Puts a new pool in place of the one in use and retires that one; returns the new pool, for ``serve(_:)``.
+    private func replacePool() -> Pool {
+        let fresh = Pool(client: PostgresClient(configuration: self.configuration, backgroundLogger: Self.quiet(self.logger)))
+        let retired = self.state.withLock { state in
+            defer { state.pool = fresh }
+            return state.pool
+        }
+        retired.retirement.resume(with: .success(()))
+        return fresh
     }
 
     /// Runs `body` on a pooled connection, waiting at most `limit`; nil when the database is down, or the query fails or
@@ -127,7 +167,7 @@ final class ClusterDatabase: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async -> T? {
         guard limit > .zero else { return nil }
-        let client = self.client
+        let client = self.state.withLock { $0.pool.client }
         do {
             return try await withDeadline(limit) {
                 try await client.withConnection { connection in try await Self.closingOnCancel(connection, body) }
