@@ -12,7 +12,6 @@ median over photos of its time and bytes relative to the default in the same run
 faster in every case with bytes and worst dB no worse (within 0.5 % and 0.05 dB).
 """
 import argparse
-import collections
 import glob
 import json
 import os

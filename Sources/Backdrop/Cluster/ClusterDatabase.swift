@@ -8,7 +8,7 @@ import Synchronization
 /// keep-alive), which ``run()`` runs. Whether the database answers is tracked here: a query that fails on the
 /// connection or hangs marks it down, and while it is down ``isUp`` is false, requests do not wait on it at all, and
 /// ``run()`` probes it with growing pauses (at most 10 s) until it answers again, each time through a new pool: the
-/// pool in use when the database went away is retired (its waiting leases fail, its connections close), so that
+/// pool in use when the database went away is retired (shut down once its queries' deadlines have passed), so that
 /// nothing it learned during the outage outlives it. (postgres-nio's pool, once a connection attempt has failed, queues
 /// every lease until a retry succeeds, idle connections or not, and its retries back off up to a minute: after
 /// PostgreSQL was frozen and thawed, a replica kept one such pool degraded for over 25 s.) Losing the database and
