@@ -3,7 +3,8 @@
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
 /// does not alias, and it is plain bilinear interpolation when enlarging. Horizontally first, over the source rows the
 /// vertical pass reads, a pixel's three channels as the lanes of a SIMD4; then vertically, each output row from two or
-/// three source rows in one loop the compiler vectorises. 14-bit integer weights, the same bytes as a scalar filter.
+/// three source rows in one loop the compiler vectorises. 8-bit integer weights and 16-bit sums (eight or sixteen lanes
+/// to a vector instruction, where 32-bit sums took four), the same bytes as a scalar filter.
 package enum CoverCrop {
     package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }
@@ -15,7 +16,8 @@ package enum CoverCrop {
         let firstRow = rows.lowestIndex
         let rowCount = rows.highestIndex - firstRow + 1
         let stride = size.width * 3
-        let horizontal = [UInt8](unsafeUninitializedCapacity: stride * rowCount) { out, count in
+        // One byte more than the rows: the last pixel's SIMD4 store writes a fourth byte past it.
+        let horizontal = [UInt8](unsafeUninitializedCapacity: stride * rowCount + 1) { out, count in
             image.pixels.withUnsafeBufferPointer { source in
                 columns.indices.withUnsafeBufferPointer { indices in
                     columns.weights.withUnsafeBufferPointer { weights in
@@ -37,7 +39,7 @@ package enum CoverCrop {
                 guard let src = source.baseAddress, let dst = out.baseAddress else { return }
                 // The source rows of an output row and their weights, refilled for each row (no allocation a row).
                 var rowPointers = [UnsafePointer<UInt8>]()
-                var rowWeights = [Int32]()
+                var rowWeights = [UInt16]()
                 rowPointers.reserveCapacity(rows.taps)
                 rowWeights.reserveCapacity(rows.taps)
                 for y in 0..<size.height {
@@ -56,40 +58,40 @@ package enum CoverCrop {
 
     /// One output row of the horizontal pass: each pixel the weighted sum of `taps` source pixels. With `wide`
     /// (the source row is not the image's last, so a fourth byte past any pixel is still in the buffer) a pixel's three
-    /// bytes are the lanes of a SIMD4, the fourth (the next pixel's red) computed and dropped; else byte by byte.
+    /// bytes are the lanes of a SIMD4, the fourth (the next pixel's red) computed, stored and overwritten by the next
+    /// pixel (the output has a byte to spare after its last row); else byte by byte.
     @inline(__always)
     static func horizontalRow(
         _ s: UnsafePointer<UInt8>,
         _ o: UnsafeMutablePointer<UInt8>,
         _ ix: UnsafePointer<Int32>,
-        _ wt: UnsafePointer<Int32>,
+        _ wt: UnsafePointer<UInt16>,
         taps: Int,
         width: Int,
         wide: Bool
     ) {
         guard wide else {
             for x in 0..<width {
-                var r: Int32 = 8192
-                var g: Int32 = 8192
-                var b: Int32 = 8192
+                var r = ResampleTaps.half
+                var g = ResampleTaps.half
+                var b = ResampleTaps.half
                 for t in 0..<taps {
                     let w = wt[x * taps + t]
                     let p = s + Int(ix[x * taps + t]) * 3
-                    r &+= w &* Int32(p[0])
-                    g &+= w &* Int32(p[1])
-                    b &+= w &* Int32(p[2])
+                    r &+= w &* UInt16(p[0])
+                    g &+= w &* UInt16(p[1])
+                    b &+= w &* UInt16(p[2])
                 }
-                o[3 * x] = clampByte(r >> 14)
-                o[3 * x + 1] = clampByte(g >> 14)
-                o[3 * x + 2] = clampByte(b >> 14)
+                o[3 * x] = UInt8(truncatingIfNeeded: r &>> ResampleTaps.shift)
+                o[3 * x + 1] = UInt8(truncatingIfNeeded: g &>> ResampleTaps.shift)
+                o[3 * x + 2] = UInt8(truncatingIfNeeded: b &>> ResampleTaps.shift)
             }
             return
         }
-        @inline(__always) func load(_ index: Int32) -> SIMD4<Int32> {
-            SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(s + Int(index) * 3).loadUnaligned(as: SIMD4<UInt8>.self))
+        @inline(__always) func load(_ index: Int32) -> SIMD4<UInt16> {
+            SIMD4<UInt16>(truncatingIfNeeded: UnsafeRawPointer(s + Int(index) * 3).loadUnaligned(as: SIMD4<UInt8>.self))
         }
-        let bias = SIMD4<Int32>(repeating: 8192)
-        let top = SIMD4<Int32>(repeating: 255)
+        let bias = SIMD4<UInt16>(repeating: ResampleTaps.half)
         for x in 0..<width {
             var v = bias
             if taps == 2 {
@@ -97,44 +99,44 @@ package enum CoverCrop {
             } else {
                 for t in 0..<taps { v &+= load(ix[x * taps + t]) &* wt[x * taps + t] }
             }
-            v = (v &>> 14).clamped(lowerBound: .zero, upperBound: top)
-            o[3 * x] = UInt8(truncatingIfNeeded: v[0])
-            o[3 * x + 1] = UInt8(truncatingIfNeeded: v[1])
-            o[3 * x + 2] = UInt8(truncatingIfNeeded: v[2])
+            UnsafeMutableRawPointer(o + 3 * x).storeBytes(
+                of: SIMD4<UInt8>(truncatingIfNeeded: v &>> ResampleTaps.shift), as: SIMD4<UInt8>.self)
         }
     }
 
+    /// One output row of the vertical pass. Weights are non-negative and sum to 256, so every sum fits 16 bits.
     @inline(__always)
-    static func verticalRow(_ rows: [UnsafePointer<UInt8>], _ weights: [Int32], _ out: UnsafeMutablePointer<UInt8>, count: Int) {
+    static func verticalRow(_ rows: [UnsafePointer<UInt8>], _ weights: [UInt16], _ out: UnsafeMutablePointer<UInt8>, count: Int) {
+        let (half, shift) = (ResampleTaps.half, ResampleTaps.shift)
         switch rows.count {
         case 1:
             out.update(from: rows[0], count: count)
         case 2:
             let (a, b, wa, wb) = (rows[0], rows[1], weights[0], weights[1])
-            for i in 0..<count { out[i] = clampByte((8192 &+ wa &* Int32(a[i]) &+ wb &* Int32(b[i])) >> 14) }
+            for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: (half &+ wa &* UInt16(a[i]) &+ wb &* UInt16(b[i])) &>> shift) }
         case 3:
             let (a, b, c, wa, wb, wc) = (rows[0], rows[1], rows[2], weights[0], weights[1], weights[2])
-            for i in 0..<count { out[i] = clampByte((8192 &+ wa &* Int32(a[i]) &+ wb &* Int32(b[i]) &+ wc &* Int32(c[i])) >> 14) }
+            for i in 0..<count {
+                out[i] = UInt8(truncatingIfNeeded: (half &+ wa &* UInt16(a[i]) &+ wb &* UInt16(b[i]) &+ wc &* UInt16(c[i])) &>> shift)
+            }
         default:
-            var acc = [Int32](repeating: 8192, count: count)
+            var acc = [UInt16](repeating: half, count: count)
             acc.withUnsafeMutableBufferPointer { acc in
-                for (row, w) in zip(rows, weights) { for i in 0..<count { acc[i] &+= w &* Int32(row[i]) } }
-                for i in 0..<count { out[i] = clampByte(acc[i] >> 14) }
+                for (row, w) in zip(rows, weights) { for i in 0..<count { acc[i] &+= w &* UInt16(row[i]) } }
+                for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: acc[i] &>> shift) }
             }
         }
     }
 }
 
-@inline(__always)
-func clampByte(_ value: Int32) -> UInt8 {
-    UInt8(truncatingIfNeeded: min(max(value, 0), 255))
-}
-
-/// Source indices and 14-bit fixed-point weights for each output sample along one axis.
+/// Source indices and 8-bit fixed-point weights for each output sample along one axis: non-negative and summing to
+/// exactly 256, so a weighted sum of bytes plus ``half`` fits 16 bits and needs no clamping after the ``shift``.
 struct ResampleTaps {
+    static let shift: UInt16 = 8
+    static let half: UInt16 = 128
     let taps: Int
     let indices: [Int32]
-    let weights: [Int32]
+    let weights: [UInt16]
     let lowestIndex: Int
     let highestIndex: Int
 
@@ -143,7 +145,7 @@ struct ResampleTaps {
         // Source pixel j has weight > 0 only when |j + 0.5 - centre| < support: at most ceil(2 * support) of them.
         let taps = max(1, Int((2 * support).rounded(.up)))
         var indices = [Int32](repeating: 0, count: outputLength * taps)
-        var weights = [Int32](repeating: 0, count: outputLength * taps)
+        var weights = [UInt16](repeating: 0, count: outputLength * taps)
         var lowest = sourceLength
         var highest = 0
         var raw = [Double](repeating: 0, count: taps)
@@ -156,13 +158,13 @@ struct ResampleTaps {
                 raw[t] = max(0, 1 - distance / support)
                 total += raw[t]
             }
-            var fixedTotal: Int32 = 0
+            var fixedTotal = 0
             var largest = 0
             for t in 0..<taps {
                 let index = min(max(first + t, 0), sourceLength - 1)
-                let weight = total > 0 ? Int32((raw[t] / total * 16384).rounded()) : (t == 0 ? 16384 : 0)
+                let weight = total > 0 ? Int((raw[t] / total * 256).rounded()) : (t == 0 ? 256 : 0)
                 indices[i * taps + t] = Int32(index)
-                weights[i * taps + t] = weight
+                weights[i * taps + t] = UInt16(weight)
                 fixedTotal += weight
                 if weight > weights[i * taps + largest] { largest = t }
                 if weight != 0 {
@@ -170,7 +172,7 @@ struct ResampleTaps {
                     highest = max(highest, index)
                 }
             }
-            weights[i * taps + largest] += 16384 - fixedTotal  // weights sum to exactly 1.0
+            weights[i * taps + largest] = UInt16(Int(weights[i * taps + largest]) + 256 - fixedTotal)  // sum exactly 1.0
             lowest = min(lowest, Int(indices[i * taps + largest]))
             highest = max(highest, Int(indices[i * taps + largest]))
         }
