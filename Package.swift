@@ -26,7 +26,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
+        .target(name: "CPixels"),
+        .target(name: "CPNG", dependencies: ["CPixels"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp")]),
         .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif")]),
         .systemLibrary(name: "CDeflate"),
@@ -36,6 +37,7 @@ let package = Package(
             dependencies: [
                 "CJPEG",
                 "CPNG",
+                "CPixels",
                 "CWebP",
                 "CAVIF",
                 "CDeflate",

@@ -9,6 +9,8 @@
 #include <libdeflate.h>
 #include <png.h>
 
+#include "cpixels.h"
+
 void bd_png_free(void *bytes) {
     free(bytes);
 }
@@ -342,19 +344,12 @@ static void scratch_trim(bd_scratch *scratch) {
     }
 }
 
-static void blend_row(const uint8_t *a, const uint8_t *b, uint32_t weight, size_t length, uint8_t *out) {
-    uint32_t keep = 65536 - weight;
-    for (size_t i = 0; i < length; i++) {
-        out[i] = (uint8_t)((a[i] * keep + b[i] * weight + 32768) >> 16);
-    }
-}
-
 int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
                              int level, bd_png_filter filter, bd_png_buffer *out, char *error, size_t error_length) {
     out->bytes = NULL;
     out->length = 0;
     out->must_free = 0;
-    if (width <= 0 || height <= 0 || level < 0 || level > 12 || weight > 65536) {
+    if (width <= 0 || height <= 0 || level < 0 || level > 12 || weight > BD_BLEND_ONE) {
         set_error(error, error_length, "invalid PNG encode parameters");
         return -1;
     }
@@ -366,7 +361,7 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
     size_t stride = (size_t)width * 3;
     size_t filtered_length = (stride + 1) * (size_t)height;
     int blending = blend_with != NULL && weight != 0;
-    if (blend_with != NULL && weight == 65536) {
+    if (blend_with != NULL && weight == BD_BLEND_ONE) {
         rgb = blend_with;
         blending = 0;
     }
@@ -384,7 +379,7 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
         const uint8_t *previous = y > 0 ? row - stride : NULL;
         if (blending) {
             uint8_t *current = rows + stride * (size_t)(y & 1);
-            blend_row(row, blend_with + stride * (size_t)y, weight, stride, current);
+            bd_blend(row, blend_with + stride * (size_t)y, weight, stride, current);
             row = current;
             previous = y > 0 ? rows + stride * (size_t)((y + 1) & 1) : NULL;
         }

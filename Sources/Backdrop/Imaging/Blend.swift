@@ -1,25 +1,26 @@
-/// Mixes the sharp photo and its light-effect copy: out = (1 - p) * sharp + p * effect.
+import CPixels
+
+/// Mixes the sharp photo and its light-effect copy: out = (1 - p) * sharp + p * effect, in 8-bit fixed point
+/// (`bd_blend`, the one loop every encoder's blend runs).
 package enum Blend {
     /// `hundredths` is p * 100 (blur is quantised to 0.01).
     package static func mix(sharp: RGBImage, effect: RGBImage, hundredths: Int) -> RGBImage {
         precondition(sharp.width == effect.width && sharp.height == effect.height, "blend needs images of one size")
         if hundredths <= 0 { return sharp }
         if hundredths >= 100 { return effect }
-        let weight = UInt32(self.weight(hundredths: hundredths))
-        let keep = 65536 - weight
         return sharp.pixels.withUnsafeBufferPointer { a in
             effect.pixels.withUnsafeBufferPointer { b in
                 RGBImage(width: sharp.width, height: sharp.height) { out in
-                    for i in 0..<out.count {
-                        out[i] = UInt8(truncatingIfNeeded: (UInt32(a[i]) &* keep &+ UInt32(b[i]) &* weight &+ 32768) >> 16)
-                    }
+                    guard let a = a.baseAddress, let b = b.baseAddress, let o = out.baseAddress else { return }
+                    bd_blend(a, b, self.weight(hundredths: hundredths), out.count, o)
                 }
             }
         }
     }
 
-    /// The effect's share in 16-bit fixed point (0...65536).
-    static func weight(hundredths: Int) -> Int {
-        (min(max(hundredths, 0), 100) * 65536 + 50) / 100
+    /// The effect's share in `bd_blend`'s fixed point (0...256): 0.01 of blur is 2.56 steps, so every `hundredths`
+    /// gives its own weight.
+    static func weight(hundredths: Int) -> UInt32 {
+        UInt32((min(max(hundredths, 0), 100) * Int(BD_BLEND_ONE) + 50) / 100)
     }
 }

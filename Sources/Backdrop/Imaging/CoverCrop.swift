@@ -100,7 +100,9 @@ package enum CoverCrop {
                 for t in 0..<taps { v &+= load(ix[x * taps + t]) &* wt[x * taps + t] }
             }
             UnsafeMutableRawPointer(o + 3 * x).storeBytes(
-                of: SIMD4<UInt8>(truncatingIfNeeded: v &>> ResampleTaps.shift), as: SIMD4<UInt8>.self)
+                of: SIMD4<UInt8>(truncatingIfNeeded: v &>> ResampleTaps.shift),
+                as: SIMD4<UInt8>.self
+            )
         }
     }
 

@@ -32,7 +32,7 @@ package enum PNGEncoder {
             if let effect {
                 precondition(effect.width == image.width && effect.height == image.height, "blend needs images of one size")
             }
-            let weight = UInt32(Blend.weight(hundredths: hundredths))
+            let weight = Blend.weight(hundredths: hundredths)
             status = image.pixels.withUnsafeBufferPointer { pixels in
                 let encode = { (other: UnsafePointer<UInt8>?) in
                     bd_png_encode_libdeflate(

@@ -33,8 +33,8 @@ int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, b
                          char *error, size_t error_length);
 
 /// Encodes RGB8 as a PNG whose filtered rows are compressed in one pass by libdeflate (levels 0-12).
-/// With `blend_with` non-NULL each pixel is first mixed as (rgb * (65536 - weight) + blend_with * weight + 32768) >> 16,
-/// row by row, so a blended image is never materialised. Scratch memory is kept per thread.
+/// With `blend_with` non-NULL each row is first mixed by bd_blend (weight 0...BD_BLEND_ONE, cpixels.h), so a blended
+/// image is never materialised. Scratch memory is kept per thread.
 int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
                              int level, bd_png_filter filter, bd_png_buffer *out, char *error, size_t error_length);
 
