@@ -1,3 +1,5 @@
+import CPixels
+
 /// The light effect: three box blurs approximating a Gaussian, then saturation and a tint.
 ///
 /// The blur is computed on a copy reduced by an integer factor (block averages), with box widths kept exact
@@ -118,48 +120,39 @@ private struct ReducedImage {
         }
     }
 
-    /// Bilinear interpolation between block centres back to the full size: the two reduced rows around an output
-    /// row are mixed once (at reduced width), then interpolated across the row.
+    /// Bilinear interpolation between block centres back to the full size: each reduced row an output row needs is
+    /// widened to the full width once (two are kept, as output rows move down), then every output row is the two
+    /// widened rows around it mixed in one vectorised loop (`bd_lerp_to_bytes`).
     func enlarged() -> RGBImage {
         let xs = Self.interpolation(fullLength: self.fullWidth, reducedLength: self.width, factor: self.factor)
         let ys = Self.interpolation(fullLength: self.fullHeight, reducedLength: self.height, factor: self.factor)
-        let w = self.width
-        let fullWidth = self.fullWidth
-        let left = xs.map { Int32($0.0 * 3) }
-        let right = xs.map { Int32(min($0.0 + 1, w - 1) * 3) }
-        let fraction = xs.map(\.1)
-        var mixed = [Float](repeating: 0, count: w * 3)
-        return self.values.withUnsafeBufferPointer { v in
-            mixed.withUnsafeMutableBufferPointer { mixed in
-                left.withUnsafeBufferPointer { left in
-                    right.withUnsafeBufferPointer { right in
-                        fraction.withUnsafeBufferPointer { fraction in
-                            RGBImage(width: fullWidth, height: self.fullHeight) { out in
-                                var mixedRow = -1
-                                var mixedFraction: Float = -1
-                                for y in 0..<self.fullHeight {
-                                    let (y0, fy) = ys[y]
-                                    if y0 != mixedRow || fy != mixedFraction {
-                                        let r0 = y0 * w * 3
-                                        let r1 = min(y0 + 1, self.height - 1) * w * 3
-                                        for j in 0..<(w * 3) { mixed[j] = v[r0 + j] + (v[r1 + j] - v[r0 + j]) * fy }
-                                        (mixedRow, mixedFraction) = (y0, fy)
-                                    }
-                                    var o = y * fullWidth * 3
-                                    for x in 0..<fullWidth {
-                                        let a = Int(left[x])
-                                        let b = Int(right[x])
-                                        let fx = fraction[x]
-                                        out[o] = UInt8(min(max(mixed[a] + (mixed[b] - mixed[a]) * fx + 0.5, 0), 255))
-                                        out[o + 1] = UInt8(min(max(mixed[a + 1] + (mixed[b + 1] - mixed[a + 1]) * fx + 0.5, 0), 255))
-                                        out[o + 2] = UInt8(min(max(mixed[a + 2] + (mixed[b + 2] - mixed[a + 2]) * fx + 0.5, 0), 255))
-                                        o += 3
-                                    }
-                                }
-                            }
-                        }
+        let (w, fullWidth, rowLength) = (self.width, self.fullWidth, self.fullWidth * 3)
+        let left = xs.map { $0.0 * 3 }
+        let right = xs.map { min($0.0 + 1, w - 1) * 3 }
+        var upper = (row: -1, values: [Float](repeating: 0, count: rowLength))
+        var lower = (row: -1, values: [Float](repeating: 0, count: rowLength))
+        func widen(_ row: Int, into widened: inout (row: Int, values: [Float])) {
+            widened.row = row
+            self.values.withUnsafeBufferPointer { v in
+                widened.values.withUnsafeMutableBufferPointer { out in
+                    let base = row * w * 3
+                    for x in 0..<fullWidth {
+                        let (a, b, fx) = (base + left[x], base + right[x], xs[x].1)
+                        for c in 0..<3 { out[3 * x + c] = v[a + c] + (v[b + c] - v[a + c]) * fx }
                     }
                 }
+            }
+        }
+        return RGBImage(width: fullWidth, height: self.fullHeight) { out in
+            guard let o = out.baseAddress else { return }
+            for y in 0..<self.fullHeight {
+                let (y0, fy) = ys[y]
+                let y1 = min(y0 + 1, self.height - 1)
+                if upper.row != y0 {
+                    if lower.row == y0 { swap(&upper, &lower) } else { widen(y0, into: &upper) }
+                }
+                if lower.row != y1 { widen(y1, into: &lower) }
+                bd_lerp_to_bytes(upper.values, lower.values, fy, rowLength, o + y * rowLength)
             }
         }
     }

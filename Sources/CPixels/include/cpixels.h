@@ -12,4 +12,8 @@
 // so the loop runs in 16-bit vector lanes; `out` may be `sharp` or `effect`.
 void bd_blend(const uint8_t *sharp, const uint8_t *effect, uint32_t weight, size_t length, uint8_t *out);
 
+// out[i] = a[i] + (b[i] - a[i]) * t, rounded to the nearest byte and clamped to 0...255: one row of a vertical linear
+// interpolation between two rows of floats, in vector lanes.
+void bd_lerp_to_bytes(const float *a, const float *b, float t, size_t length, uint8_t *out);
+
 #endif
