@@ -76,6 +76,14 @@ def main():
           f"({stats['searches'] / requests:.2f} searches and {stats['downloads'] / requests:.2f} downloads per request; "
           f"{stats['searches'] / a.cells:.2f} and {stats['downloads'] / a.cells:.2f} per cell). Sources served: {run['sources']}. "
           f"Cold phase: {run['rate']:.1f} requests/s.")
+    warm_p99 = percentile(run["warm"], 99)
+    checks = [
+        (f"cold path at least 80 renders/s ({a.clients} clients, {a.cells} cells, 2 cores)", run["rate"] >= 80, f"{run['rate']:.1f}/s"),
+        ("other-blur phase (re-blends) p99 under 300 ms", warm_p99 < 300, f"p99 {warm_p99:.0f} ms"),
+    ]
+    print("\nTargets:")
+    for name, ok, value in checks:
+        print(f"  {'met ' if ok else 'MISSED'}  {name}: {value}")
 
 if __name__ == "__main__":
     main()

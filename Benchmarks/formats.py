@@ -11,7 +11,7 @@ JPEG q80 optimised Huffman, PNG zlib/deflate 1); libvips (Debian's 8.14, approxi
 build can write. Bytes and PSNR of each lossy file against Backdrop's own lossless PNG of the same render.
 Also the blurred preview of `/background.json` per style at 640x1136 and 2048x1536: size, bytes, PSNR after the
 client's bilinear upscale, time. Prints medians over photos and two interleaved rounds, and the targets: every format's render at most 0.5x Pillow's
-same-format pipeline (judged on CPU time, which other tenants of the shared machine do not inflate; wall shown), AVIF
+same-format pipeline (AVIF 0.45x, WebP 0.40x; judged on CPU time, which other tenants of the shared machine do not inflate; wall shown), AVIF
 at blur 1 at most 1/40 of the PNG's bytes, and each format within the quality floors (45 dB at blur 1, 36 dB at 0).
 """
 import argparse
@@ -30,6 +30,9 @@ from PIL import Image
 
 FORMATS = ("png", "jpeg", "webp", "avif")
 ALPHAS = (0.0, 0.5, 1.0)
+# A render's CPU time at most this fraction of Pillow's same pipeline; 0.5 where no tighter target was set (issue 25
+# set AVIF's and WebP's).
+RATIO_TARGETS = {"avif": 0.45, "webp": 0.40}
 SETTINGS = ["--avif-quality", "60", "--avif-speed", "10", "--webp-quality", "80", "--webp-method", "0", "--jpeg-quality", "80"]
 
 
@@ -121,7 +124,9 @@ def main():
             vips = f"{vips_ms:.1f} | {vips_b / 1000:.1f}" if vips_ms is not None else "n/a | n/a"
             db = "lossless" if fmt == "png" else f"{worst:.1f}"
             print(f"| {fmt} | {alpha:g} | {ms:.1f} | {kb:.1f} | {db} | {pil_ms:.1f} | {pil_b / 1000:.1f} | {vips} | {wall:.2f}x | {cpu:.2f}x |")
-            checks.append((f"{fmt} at blur {alpha:g}: render <= 0.5x Pillow's {fmt} pipeline (CPU; wall {wall:.2f}x)", cpu <= 0.5, f"{cpu:.2f}x"))
+            bound = RATIO_TARGETS.get(fmt, 0.5)
+            checks.append((f"{fmt} at blur {alpha:g}: render <= {bound:g}x Pillow's {fmt} pipeline (CPU; wall {wall:.2f}x)", cpu <= bound,
+                           f"{cpu:.2f}x"))
             if fmt != "png" and alpha in (0.0, 1.0):
                 floor = 45 if alpha == 1.0 else 36
                 checks.append((f"{fmt} at blur {alpha:g}: at least {floor} dB on every photo", worst >= floor, f"worst {worst:.1f} dB"))
