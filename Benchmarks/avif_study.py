@@ -57,7 +57,8 @@ def main():
             if candidate == default:
                 ms = statistics.median(d["cpu_ms"] for _, d in pairs)
                 convert = statistics.median(d["convert_ms"] for _, d in pairs)
-                absolute.append(f"{display} blur {int(alpha)}: {ms:.1f} ms ({convert:.2f} ms of it RGB to YUV)")
+                encode = statistics.median(d["encode_ms"] for _, d in pairs)
+                absolute.append(f"{display} blur {int(alpha)}: {ms:.1f} ms ({convert:.2f} ms of it RGB to YUV, {encode:.1f} ms libaom)")
         print(f"| {candidate} | " + " | ".join(cells) + f" | {'yes' if keep else 'no' if candidate != default else '(default)'} |")
     print("\nThe default's encode, median over photos: " + "; ".join(absolute) + ".")
 

@@ -50,6 +50,7 @@ let avifCandidates: [AVIFCandidate] = [
                     let quantizer = candidate.quantizer?(serviceQuantizer) ?? serviceQuantizer
                     var cpu = [Double]()
                     var converts = [Double]()
+                    var encodes = [Double]()
                     var bytes = ByteBuffer()
                     // rav1e and SVT-AV1 take seconds where libaom takes milliseconds: once is enough to compare.
                     for _ in 0..<(candidate.tuning.codec == .aom ? max(1, runs) : 1) {
@@ -63,12 +64,13 @@ let avifCandidates: [AVIFCandidate] = [
                             timing: &timing
                         )
                         cpu.append(processCPUTime() - started)
-                        converts.append(Double(timing.convert.components.attoseconds) / 1e15)
+                        converts.append(inMilliseconds(timing.convert))
+                        encodes.append(inMilliseconds(timing.encode))
                     }
                     let record: [String: Any] = [
                         "study": "avif", "image": name, "display": "\(display)", "alpha": Double(hundredths) / 100,
                         "candidate": candidate.name, "quantizer": quantizer, "cpu_ms": rounded(median(cpu)),
-                        "convert_ms": rounded(median(converts)), "bytes": bytes.readableBytes,
+                        "convert_ms": rounded(median(converts)), "encode_ms": rounded(median(encodes)), "bytes": bytes.readableBytes,
                         "psnr_db": rounded(decodedPSNR(bytes, against: picture)),
                     ]
                     let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
@@ -96,4 +98,9 @@ func decodedPSNR(_ avif: ByteBuffer, against reference: RGBImage) -> Double {
     guard Int(width) == reference.width, Int(height) == reference.height else { return 0 }
     let decoded = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
     return decoded.psnr(against: reference)
+}
+
+/// A duration in milliseconds, seconds included (rav1e and SVT-AV1 take more than one).
+private func inMilliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }

@@ -41,6 +41,10 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, bd_avif_settings *
                    size_t *out_length, char *message, size_t message_size) {
     *out = NULL;
     *out_length = 0;
+    if (settings->codec < 0 || settings->codec > 2) {
+        snprintf(message, message_size, "%s", avifResultToString(AVIF_RESULT_INVALID_ARGUMENT));
+        return -1;
+    }
     int64_t started = thread_cpu_ns();
     avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8,
                                        settings->full_chroma ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
@@ -66,10 +70,6 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, bd_avif_settings *
     }
     int64_t converted = thread_cpu_ns();
     settings->convert_ns = converted - started;
-    if (settings->codec < 0 || settings->codec > 2) {
-        result = AVIF_RESULT_INVALID_ARGUMENT;
-        goto done;
-    }
     encoder->codecChoice = codecs[settings->codec];
     encoder->maxThreads = 1;
     encoder->speed = settings->speed;
