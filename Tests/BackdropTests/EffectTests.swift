@@ -161,7 +161,7 @@ struct EffectTests {
         }
         for (image, size) in [
             (noise(1024, 576), PixelSize(width: 640, height: 1136)),
-            (noise(2000, 1500), PixelSize(width: 200, height: 356)),
+            (noise(2000, 1500), PixelSize(width: 700, height: 900)),  // reduced by 1.67x: four taps
             (try Fixtures.stockPhoto(3, retina: false), PixelSize(width: 333, height: 77)),
         ] {
             let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
@@ -183,6 +183,44 @@ struct EffectTests {
             }
             let mean = total / Double(size.pixelCount * 3)
             #expect(worst <= 2 && mean < 0.5, "\(image.width)x\(image.height) to \(size): worst \(worst), mean \(mean)")
+        }
+    }
+
+    /// A reduction by 2x or more is box-shrunk first: whatever the sizes, no weight goes wrong (a trap or aliasing), each
+    /// output pixel is close to the mean of the source block it covers, and the crop stays centred.
+    @Test func largeReductionsAverageTheirBlocks() {
+        // Left and right quarters black, the middle half a ramp: any crop that is centred sees no black.
+        let (width, height) = (1201, 203)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in (width / 4)..<(width - width / 4) {
+                let v = UInt8(40 + (x - width / 4) * 170 / (width / 2))
+                for c in 0..<3 { pixels[(y * width + x) * 3 + c] = v }
+            }
+        }
+        let ramp = RGBImage(width: width, height: height, pixels: pixels)
+        for size in [
+            PixelSize(width: 1, height: 1), PixelSize(width: 2, height: 1), PixelSize(width: 3, height: 3),
+            PixelSize(width: 17, height: 29), PixelSize(width: 1, height: 60), PixelSize(width: 5, height: 101),
+        ] {
+            let out = CoverCrop.apply(ramp, to: size)
+            #expect(out.width == size.width && out.height == size.height)
+            // The crop spans height / size.height source rows per output row: centred, its columns lie in the ramp.
+            let span = Double(height) / Double(size.height) * Double(size.width)
+            let first = (Double(width) - span) / 2
+            for x in 0..<size.width {
+                let centre = first + (Double(x) + 0.5) * span / Double(size.width) - Double(width / 4)
+                let expected = 40 + centre * 170 / Double(width / 2)
+                let value = Double(out.pixel(x: x, y: size.height / 2).r)
+                #expect(abs(value - expected) <= 6, "\(size) pixel \(x): \(value), about \(expected)")
+            }
+        }
+        // Every size from one pixel up, square and not, from an image with an odd size: right size, no trap.
+        for w in stride(from: 1, through: 64, by: 7) {
+            for h in stride(from: 1, through: 64, by: 9) {
+                let out = CoverCrop.apply(ramp, to: PixelSize(width: w, height: h))
+                #expect(out.pixels.count == w * h * 3)
+            }
         }
     }
 

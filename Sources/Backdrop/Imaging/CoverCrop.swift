@@ -1,7 +1,8 @@
 /// Cover-fits an image to a size and crops the centre, in one separable resampling pass over the crop region only.
 ///
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
-/// does not alias, and it is plain bilinear interpolation when enlarging. Horizontally first, over the source rows the
+/// does not alias, and it is plain bilinear interpolation when enlarging; a reduction by 2x or more is first
+/// box-shrunk by its whole part (``BoxShrink``), so the triangle never reduces by 2x or more. Horizontally first, over the source rows the
 /// vertical pass reads, a pixel's three channels as the lanes of a SIMD4; then vertically, each output row from two or
 /// three source rows in one loop the compiler vectorises. 8-bit integer weights and 16-bit sums (eight or sixteen lanes
 /// to a vector instruction, where 32-bit sums took four), the same bytes as a scalar filter.
@@ -9,6 +10,9 @@ package enum CoverCrop {
     package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }
         let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
+        // Reducing by 2x or more: box-shrink by the whole part first, so that what is left is under 2x (at most four
+        // taps, each weight at least 64 of 256).
+        if 1 / scale >= 2 { return self.apply(BoxShrink.apply(image, factor: Int(1 / scale)), to: size) }
         let left = (Double(image.width) - Double(size.width) / scale) / 2
         let top = (Double(image.height) - Double(size.height) / scale) / 2
         let columns = ResampleTaps(sourceLength: image.width, outputLength: size.width, scale: scale, offset: left)
@@ -132,7 +136,8 @@ package enum CoverCrop {
 }
 
 /// Source indices and 8-bit fixed-point weights for each output sample along one axis: non-negative and summing to
-/// exactly 256, so a weighted sum of bytes plus ``half`` fits 16 bits and needs no clamping after the ``shift``.
+/// exactly 256, so a weighted sum of bytes plus ``half`` fits 16 bits and needs no clamping after the ``shift``. Meant
+/// for enlarging or reducing by under 2x (at most four taps): the rounding then moves the largest weight by at most 2.
 struct ResampleTaps {
     static let shift: UInt16 = 8
     static let half: UInt16 = 128
