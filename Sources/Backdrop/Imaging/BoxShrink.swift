@@ -10,31 +10,10 @@ package enum BoxShrink {
         let (width, height) = (image.width / factor, image.height / factor)
         let area = factor * factor
         let (left, top) = (image.width % factor / 2, image.height % factor / 2)
-        var sums = [Int](repeating: 0, count: width * 3)
-        return image.pixels.withUnsafeBufferPointer { source in
-            sums.withUnsafeMutableBufferPointer { sums in
-                RGBImage(width: width, height: height) { out in
-                    for blockRow in 0..<height {
-                        for i in sums.indices { sums[i] = 0 }
-                        for y in (top + blockRow * factor)..<(top + (blockRow + 1) * factor) {
-                            var p = (y * image.width + left) * 3
-                            for block in 0..<width {
-                                var (r, g, b) = (0, 0, 0)
-                                for _ in 0..<factor {
-                                    r += Int(source[p])
-                                    g += Int(source[p + 1])
-                                    b += Int(source[p + 2])
-                                    p += 3
-                                }
-                                sums[3 * block] += r
-                                sums[3 * block + 1] += g
-                                sums[3 * block + 2] += b
-                            }
-                        }
-                        let row = blockRow * width * 3
-                        for i in sums.indices { out[row + i] = UInt8((sums[i] + area / 2) / area) }
-                    }
-                }
+        return RGBImage(width: width, height: height) { out in
+            BlockSums.forEachRow(of: image, factor: factor, left: left, top: top, columns: width, rows: height) { row, sums in
+                let base = row * width * 3
+                for i in sums.indices { out[base + i] = UInt8((sums[i] + area / 2) / area) }
             }
         }
     }

@@ -2,10 +2,11 @@
 ///
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
 /// does not alias, and it is plain bilinear interpolation when enlarging; a reduction by 2x or more is first
-/// box-shrunk by its whole part (``BoxShrink``), so the triangle never reduces by 2x or more. Horizontally first, over the source rows the
-/// vertical pass reads, a pixel's three channels as the lanes of a SIMD4; then vertically, each output row from two or
-/// three source rows in one loop the compiler vectorises. 8-bit integer weights and 16-bit sums (eight or sixteen lanes
-/// to a vector instruction, where 32-bit sums took four), the same bytes as a scalar filter.
+/// box-shrunk by its whole part (``BoxShrink``), so the triangle never reduces by 2x or more. Horizontally first,
+/// over the source rows the vertical pass reads, a pixel's three channels as the lanes of a SIMD4; then vertically,
+/// each output row from two or three source rows in one loop the compiler vectorises. 8-bit integer weights and 16-bit
+/// sums (eight or sixteen lanes to a vector instruction, where 32-bit sums took four), the same bytes as a scalar
+/// filter.
 package enum CoverCrop {
     package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }

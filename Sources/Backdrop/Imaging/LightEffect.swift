@@ -42,41 +42,15 @@ private struct ReducedImage {
         self.factor = factor
         self.width = (image.width + factor - 1) / factor
         self.height = (image.height + factor - 1) / factor
-        // Block sums in integers, one block row at a time, without a division per pixel.
-        var sums = [UInt32](repeating: 0, count: self.width * self.height * 3)
         let (w, h, f) = (self.width, self.height, factor)
         var values = [Float](repeating: 0, count: w * h * 3)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for y in 0..<image.height {
-                    let row = (y / f) * w * 3
-                    var i = y * image.width * 3
-                    for bx in 0..<w {
-                        var r: UInt32 = 0
-                        var g: UInt32 = 0
-                        var b: UInt32 = 0
-                        for _ in (bx * f)..<min((bx + 1) * f, image.width) {
-                            r &+= UInt32(pixels[i])
-                            g &+= UInt32(pixels[i + 1])
-                            b &+= UInt32(pixels[i + 2])
-                            i += 3
-                        }
-                        sums[row + bx * 3] &+= r
-                        sums[row + bx * 3 + 1] &+= g
-                        sums[row + bx * 3 + 2] &+= b
-                    }
-                }
-                values.withUnsafeMutableBufferPointer { values in
-                    for by in 0..<h {
-                        let rowsIn = min(f, image.height - by * f)
-                        for bx in 0..<w {
-                            let count = Float(rowsIn * min(f, image.width - bx * f))
-                            let o = (by * w + bx) * 3
-                            values[o] = Float(sums[o]) / count
-                            values[o + 1] = Float(sums[o + 1]) / count
-                            values[o + 2] = Float(sums[o + 2]) / count
-                        }
-                    }
+        values.withUnsafeMutableBufferPointer { values in
+            BlockSums.forEachRow(of: image, factor: f, columns: w, rows: h) { by, sums in
+                let rowsIn = min(f, image.height - by * f)
+                for bx in 0..<w {
+                    let count = Float(rowsIn * min(f, image.width - bx * f))
+                    let o = (by * w + bx) * 3
+                    for c in 0..<3 { values[o + c] = Float(sums[bx * 3 + c]) / count }
                 }
             }
         }
