@@ -64,7 +64,7 @@ let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 MallocTuning.configure()  // the allocator as the service sets it up
 try FileManager.default.createDirectory(atPath: arguments.out, withIntermediateDirectories: true)
 let size = PixelSize(width: 640, height: 1136)
-let options = PNGOptions()  // the service's default: libdeflate level 1, Up filter
+let options = PNGOptions()  // the service's default
 let alternatives: [PNGOptions] = [
     PNGOptions(encoder: .libpng, level: 1, filter: .up),
     PNGOptions(encoder: .libpng, level: 1, filter: .adaptive),
@@ -74,6 +74,12 @@ let alternatives: [PNGOptions] = [
     PNGOptions(encoder: .libdeflate, level: 1, filter: .adaptive),
     PNGOptions(encoder: .libdeflate, level: 3, filter: .up),
     PNGOptions(encoder: .libdeflate, level: 6, filter: .up),
+    PNGOptions(encoder: .scanline, level: 1, filter: .up),
+    PNGOptions(encoder: .scanline, level: 1, filter: .average),
+    PNGOptions(encoder: .scanline, level: 1, filter: .paeth),
+    PNGOptions(encoder: .scanline, level: 1, filter: .adaptive),
+    PNGOptions(encoder: .scanline, level: 1, filter: .upOrPaeth),
+    PNGOptions(encoder: .libdeflate, level: 1, filter: .upOrPaeth),
 ]
 
 /// The full render as served, for every format and blur, with the service's default encoder settings. The driver

@@ -1,4 +1,5 @@
-// libpng behind setjmp (libpng longjmps on error), plus a PNG writer that compresses with libdeflate.
+// libpng behind setjmp (libpng longjmps on error), plus a PNG writer that compresses with libdeflate or
+// scanline_deflate.c.
 #include "cpng.h"
 
 #include <setjmp.h>
@@ -7,6 +8,9 @@
 #include <string.h>
 
 #include <libdeflate.h>
+
+#include "row_filter.h"
+#include "scanline_deflate.h"
 #include <png.h>
 
 #include "cpixels.h"
@@ -175,6 +179,7 @@ static int libpng_filter_flags(bd_png_filter filter) {
     case BD_PNG_FILTER_UP: return PNG_FILTER_UP;
     case BD_PNG_FILTER_AVERAGE: return PNG_FILTER_AVG;
     case BD_PNG_FILTER_PAETH: return PNG_FILTER_PAETH;
+    case BD_PNG_FILTER_UP_OR_PAETH: return PNG_FILTER_UP | PNG_FILTER_PAETH;
     default: return PNG_ALL_FILTERS;
     }
 }
@@ -223,63 +228,6 @@ int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, b
 }
 
 // MARK: - encode with libdeflate
-
-static inline uint8_t paeth(int a, int b, int c) {
-    int p = a + b - c;
-    int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-    if (pa <= pb && pa <= pc) {
-        return (uint8_t)a;
-    }
-    return (uint8_t)(pb <= pc ? b : c);
-}
-
-// Writes filter byte + filtered row to `out`; `previous` is NULL for the first row.
-static void filter_row(bd_png_filter filter, const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out) {
-    out[0] = (uint8_t)filter;
-    uint8_t *o = out + 1;
-    const size_t bpp = 3;
-    switch (filter) {
-    case BD_PNG_FILTER_NONE:
-        memcpy(o, row, stride);
-        break;
-    case BD_PNG_FILTER_SUB:
-        for (size_t i = 0; i < bpp; i++) o[i] = row[i];
-        for (size_t i = bpp; i < stride; i++) o[i] = (uint8_t)(row[i] - row[i - bpp]);
-        break;
-    case BD_PNG_FILTER_UP:
-        if (previous == NULL) {
-            memcpy(o, row, stride);
-        } else {
-            for (size_t i = 0; i < stride; i++) o[i] = (uint8_t)(row[i] - previous[i]);
-        }
-        break;
-    case BD_PNG_FILTER_AVERAGE:
-        for (size_t i = 0; i < stride; i++) {
-            unsigned left = i >= bpp ? row[i - bpp] : 0;
-            unsigned up = previous != NULL ? previous[i] : 0;
-            o[i] = (uint8_t)(row[i] - ((left + up) >> 1));
-        }
-        break;
-    case BD_PNG_FILTER_PAETH:
-        for (size_t i = 0; i < stride; i++) {
-            int left = i >= bpp ? row[i - bpp] : 0;
-            int up = previous != NULL ? previous[i] : 0;
-            int upLeft = (i >= bpp && previous != NULL) ? previous[i - bpp] : 0;
-            o[i] = (uint8_t)(row[i] - paeth(left, up, upLeft));
-        }
-        break;
-    default:
-        break;
-    }
-}
-
-static uint64_t row_cost(const uint8_t *filtered, size_t stride) {
-    uint64_t sum = 0;
-    for (size_t i = 1; i <= stride; i++) {
-        sum += (uint64_t)(filtered[i] < 128 ? filtered[i] : 256 - filtered[i]);
-    }
-    return sum;
-}
 
 static void put_u32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24);
@@ -344,17 +292,19 @@ static void scratch_trim(bd_scratch *scratch) {
     }
 }
 
-int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
-                             int level, bd_png_filter filter, bd_png_buffer *out, char *error, size_t error_length) {
+int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
+                       bd_png_deflate deflate, int level, bd_png_filter filter, bd_png_buffer *out, char *error,
+                       size_t error_length) {
     out->bytes = NULL;
     out->length = 0;
     out->must_free = 0;
-    if (width <= 0 || height <= 0 || level < 0 || level > 12 || weight > BD_BLEND_ONE) {
+    int scanline = deflate == BD_PNG_DEFLATE_SCANLINE;
+    if (width <= 0 || height <= 0 || level < 0 || level > (scanline ? 1 : 12) || weight > BD_BLEND_ONE) {
         set_error(error, error_length, "invalid PNG encode parameters");
         return -1;
     }
-    struct libdeflate_compressor *compressor = compressor_for(level);
-    if (compressor == NULL) {
+    struct libdeflate_compressor *compressor = scanline ? NULL : compressor_for(level);
+    if (!scanline && compressor == NULL) {
         set_error(error, error_length, "cannot create libdeflate compressor");
         return -1;
     }
@@ -366,7 +316,7 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
         blending = 0;
     }
     uint8_t *filtered = scratch_get(&scratch_filtered, filtered_length);
-    // Two blended rows (this one and the one above) plus four candidate rows for adaptive filtering.
+    // Two blended rows (this one and the one above) plus four candidate rows for choosing filters.
     uint8_t *rows = malloc(stride * 2 + (stride + 1) * 4);
     if (filtered == NULL || rows == NULL) {
         free(rows);
@@ -383,27 +333,12 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
             row = current;
             previous = y > 0 ? rows + stride * (size_t)((y + 1) & 1) : NULL;
         }
-        uint8_t *destination = filtered + (stride + 1) * (size_t)y;
-        if (filter != BD_PNG_FILTER_ADAPTIVE) {
-            filter_row(filter, row, previous, stride, destination);
-            continue;
-        }
-        // Adaptive: try None in place, then the others in scratch space, and keep the cheapest.
-        filter_row(BD_PNG_FILTER_NONE, row, previous, stride, destination);
-        uint64_t best = row_cost(destination, stride);
-        for (int f = BD_PNG_FILTER_SUB; f <= BD_PNG_FILTER_PAETH; f++) {
-            uint8_t *candidate = candidates + (stride + 1) * (size_t)(f - 1);
-            filter_row((bd_png_filter)f, row, previous, stride, candidate);
-            uint64_t cost = row_cost(candidate, stride);
-            if (cost < best) {
-                best = cost;
-                memcpy(destination, candidate, stride + 1);
-            }
-        }
+        bd_filter_row(filter, row, previous, stride, filtered + (stride + 1) * (size_t)y, candidates);
     }
     free(rows);
 
-    size_t bound = libdeflate_zlib_compress_bound(compressor, filtered_length);
+    size_t bound = scanline ? bd_scanline_deflate_bound(filtered_length)
+                            : libdeflate_zlib_compress_bound(compressor, filtered_length);
     uint8_t *png = scratch_get(&scratch_encoded, 8 + 25 + 12 + bound + 12);
     if (png == NULL) {
         scratch_trim(&scratch_filtered);
@@ -425,11 +360,12 @@ int bd_png_encode_libdeflate(const uint8_t *rgb, const uint8_t *blend_with, uint
     offset += finish_chunk(ihdr, "IHDR", 13);
 
     uint8_t *idat = png + offset;
-    size_t compressed = libdeflate_zlib_compress(compressor, filtered, filtered_length, idat + 8, bound);
+    size_t compressed = scanline ? bd_scanline_deflate(filtered, filtered_length, stride + 1, 3, idat + 8)
+                                 : libdeflate_zlib_compress(compressor, filtered, filtered_length, idat + 8, bound);
     scratch_trim(&scratch_filtered);
     if (compressed == 0 || compressed > 0x7fffffffu) {
         scratch_trim(&scratch_encoded);
-        set_error(error, error_length, "libdeflate could not compress the image");
+        set_error(error, error_length, "could not compress the image");
         return -1;
     }
     offset += finish_chunk(idat, "IDAT", compressed);

@@ -6,7 +6,7 @@ import Testing
 struct PNGCodecTests {
     static let options: [PNGOptions] =
         PNGOptions.Filter.allCases.flatMap { filter in
-            [PNGOptions(encoder: .libdeflate, level: 1, filter: filter), PNGOptions(encoder: .libpng, level: 1, filter: filter)]
+            [.scanline, .libdeflate, .libpng].map { PNGOptions(encoder: $0, level: 1, filter: filter) }
         } + [PNGOptions(encoder: .libdeflate, level: 12, filter: .paeth), PNGOptions(encoder: .libpng, level: 9, filter: .adaptive)]
 
     @Test("round trip is lossless through libpng's reader", arguments: options)
@@ -17,7 +17,7 @@ struct PNGCodecTests {
         #expect(try PNGDecoder.decode(png) == photo)
     }
 
-    @Test("blending while encoding equals blending then encoding", arguments: [PNGOptions.Encoder.libdeflate, .libpng])
+    @Test("blending while encoding equals blending then encoding", arguments: PNGOptions.Encoder.allCases)
     func fusedBlend(_ encoder: PNGOptions.Encoder) throws {
         let sharp = CoverCrop.apply(try Fixtures.stockPhoto(2, retina: false), to: PixelSize(width: 131, height: 77))
         let effect = LightEffect.apply(to: sharp, style: .dark)

@@ -65,6 +65,8 @@ struct SettingsTests {
             (#"{"render": {"blur": 1.5}}"#, "render.blur"),
             (#"{"render": {"style": "blurry"}}"#, "render.style"),
             (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
+            (#"{"render": {"pngLevel": 6}}"#, "render.pngLevel"),  // the scanline writer has one level
+            (#"{"render": {"pngFilter": "best"}}"#, "render.pngFilter"),
             (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
             (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
             (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),

@@ -6,8 +6,8 @@ package enum PNGEncoder {
         try self.encode(image, blendingWith: nil, hundredths: 0, options: options)
     }
 
-    /// Encodes `image` mixed with `effect` at `hundredths` of the effect (see `Blend`). The libdeflate writer mixes
-    /// row by row while filtering, so no blended copy of the image is made.
+    /// Encodes `image` mixed with `effect` at `hundredths` of the effect (see `Blend`). Backdrop's writer (libdeflate or
+    /// scanline) mixes row by row while filtering, so no blended copy of the image is made.
     package static func encode(_ image: RGBImage, blendingWith effect: RGBImage?, hundredths: Int, options: PNGOptions = .init()) throws -> ByteBuffer
     {
         var buffer = bd_png_buffer()
@@ -28,19 +28,20 @@ package enum PNGEncoder {
                     message.count
                 )
             }
-        case .libdeflate:
+        case .libdeflate, .scanline:
             if let effect {
                 precondition(effect.width == image.width && effect.height == image.height, "blend needs images of one size")
             }
             let weight = Blend.weight(hundredths: hundredths)
             status = image.pixels.withUnsafeBufferPointer { pixels in
                 let encode = { (other: UnsafePointer<UInt8>?) in
-                    bd_png_encode_libdeflate(
+                    bd_png_encode_rows(
                         pixels.baseAddress,
                         other,
                         other == nil ? 0 : weight,
                         Int32(image.width),
                         Int32(image.height),
+                        options.encoder == .scanline ? BD_PNG_DEFLATE_SCANLINE : BD_PNG_DEFLATE_LIBDEFLATE,
                         Int32(options.level),
                         options.filter.c,
                         &buffer,
