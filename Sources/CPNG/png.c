@@ -292,9 +292,9 @@ static void scratch_trim(bd_scratch *scratch) {
     }
 }
 
-int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
-                       bd_png_deflate deflate, int level, bd_png_filter filter, bd_png_buffer *out, char *error,
-                       size_t error_length) {
+int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, bd_enlarger *effect_rows, uint32_t weight,
+                       int width, int height, bd_png_deflate deflate, int level, bd_png_filter filter,
+                       bd_png_buffer *out, char *error, size_t error_length) {
     out->bytes = NULL;
     out->length = 0;
     out->must_free = 0;
@@ -310,26 +310,38 @@ int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, uint32_t w
     }
     size_t stride = (size_t)width * 3;
     size_t filtered_length = (stride + 1) * (size_t)height;
-    int blending = blend_with != NULL && weight != 0;
+    if (blend_with != NULL && effect_rows != NULL) {
+        set_error(error, error_length, "one effect at a time");
+        return -1;
+    }
     if (blend_with != NULL && weight == BD_BLEND_ONE) {
         rgb = blend_with;
-        blending = 0;
+        blend_with = NULL;
     }
+    int blending = (blend_with != NULL || effect_rows != NULL) && weight != 0;
     uint8_t *filtered = scratch_get(&scratch_filtered, filtered_length);
-    // Two blended rows (this one and the one above) plus four candidate rows for choosing filters.
-    uint8_t *rows = malloc(stride * 2 + (stride + 1) * 4);
+    // Two blended rows (this one and the one above), an effect row, and four candidate rows for choosing filters.
+    uint8_t *rows = malloc(stride * 3 + (stride + 1) * 4);
     if (filtered == NULL || rows == NULL) {
         free(rows);
         set_error(error, error_length, "out of memory");
         return -1;
     }
-    uint8_t *candidates = rows + stride * 2;
+    uint8_t *effect_row = rows + stride * 2, *candidates = rows + stride * 3;
     for (int y = 0; y < height; y++) {
         const uint8_t *row = rgb + stride * (size_t)y;
         const uint8_t *previous = y > 0 ? row - stride : NULL;
         if (blending) {
             uint8_t *current = rows + stride * (size_t)(y & 1);
-            bd_blend(row, blend_with + stride * (size_t)y, weight, stride, current);
+            if (effect_rows != NULL && weight == BD_BLEND_ONE) {
+                bd_enlarge_row(effect_rows, (size_t)y, current);
+            } else {
+                const uint8_t *effect = blend_with != NULL ? blend_with + stride * (size_t)y : effect_row;
+                if (effect_rows != NULL) {
+                    bd_enlarge_row(effect_rows, (size_t)y, effect_row);
+                }
+                bd_blend(row, effect, weight, stride, current);
+            }
             row = current;
             previous = y > 0 ? rows + stride * (size_t)((y + 1) & 1) : NULL;
         }

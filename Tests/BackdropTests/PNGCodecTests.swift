@@ -30,6 +30,31 @@ struct PNGCodecTests {
         }
     }
 
+    @Test("the reduced effect enlarged row by row while encoding equals the enlarged effect", arguments: PNGOptions.Encoder.allCases)
+    func fusedEnlargeAndBlend(_ encoder: PNGOptions.Encoder) throws {
+        let sharp = CoverCrop.apply(try Fixtures.stockPhoto(4, retina: false), to: PixelSize(width: 203, height: 311))
+        let effect = LightEffect.apply(to: sharp, style: .light)
+        let prepared = PreparedImages(sharp: sharp, style: .light)
+        #expect(prepared.effect == effect)
+        for hundredths in [1, 50, 99, 100] {
+            for filter in [PNGOptions.Filter.up, .upOrPaeth] {
+                let png = Array(buffer: try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter)))
+                #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths) \(filter)")
+            }
+        }
+    }
+
+    @Test("a prepared photo keeps its effect at the blur's reduced size")
+    func preparedEffectIsSmall() throws {
+        let sharp = try Fixtures.stockPhoto(0)
+        let prepared = PreparedImages(sharp: sharp, style: .light)
+        let counted = prepared.byteCount
+        _ = prepared.effect  // made now
+        #expect(prepared.byteCount == counted)
+        #expect(counted < sharp.byteCount + sharp.byteCount / 10)
+        #expect(counted > sharp.byteCount)
+    }
+
     @Test func oddSizesRoundTrip() throws {
         for (w, h) in [(1, 1), (1, 7), (7, 1), (3, 2)] {
             var image = solid(w, h, (10, 200, 30))

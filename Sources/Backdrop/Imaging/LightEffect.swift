@@ -1,5 +1,3 @@
-import CPixels
-
 /// The light effect: three box blurs approximating a Gaussian, then saturation and a tint.
 ///
 /// The blur is computed on a copy reduced by an integer factor (block averages), with box widths kept exact
@@ -8,6 +6,11 @@ import CPixels
 /// 40 dB PSNR of a full-resolution floating-point implementation.
 package enum LightEffect {
     package static func apply(to image: RGBImage, style: EffectStyle) -> RGBImage {
+        self.reduced(image, style: style).enlarged()
+    }
+
+    /// The effect before its enlarging: what a prepared photo keeps (see ``ReducedEffect``).
+    package static func reduced(_ image: RGBImage, style: EffectStyle) -> ReducedEffect {
         let radius = style.radius(outputHeight: image.height)
         let boxWidth = EffectStyle.boxWidth(radius: radius)
         let factor = self.reductionFactor(radius: radius, size: PixelSize(width: image.width, height: image.height))
@@ -17,7 +20,12 @@ package enum LightEffect {
         reduced.blur(boxWidth: width)
         reduced.blur(boxWidth: width)
         reduced.applySaturationAndTint(style: style)
-        return reduced.enlarged()
+        return ReducedEffect(
+            values: reduced.values,
+            reduced: PixelSize(width: reduced.width, height: reduced.height),
+            full: PixelSize(width: image.width, height: image.height),
+            factor: factor
+        )
     }
 
     /// How much smaller the blur is computed: the reduced Gaussian keeps a radius of at least about 6 px.
@@ -92,63 +100,6 @@ private struct ReducedImage {
                 i += 3
             }
         }
-    }
-
-    /// Bilinear interpolation between block centres back to the full size: each reduced row an output row needs is
-    /// widened to the full width once (two are kept, as output rows move down), then every output row is the two
-    /// widened rows around it mixed in one vectorised loop (`bd_lerp_to_bytes`).
-    func enlarged() -> RGBImage {
-        let xs = Self.interpolation(fullLength: self.fullWidth, reducedLength: self.width, factor: self.factor)
-        let ys = Self.interpolation(fullLength: self.fullHeight, reducedLength: self.height, factor: self.factor)
-        let (w, fullWidth, rowLength) = (self.width, self.fullWidth, self.fullWidth * 3)
-        let left = xs.map { $0.0 * 3 }
-        let right = xs.map { min($0.0 + 1, w - 1) * 3 }
-        var upper = (row: -1, values: [Float](repeating: 0, count: rowLength))
-        var lower = (row: -1, values: [Float](repeating: 0, count: rowLength))
-        func widen(_ row: Int, into widened: inout (row: Int, values: [Float])) {
-            widened.row = row
-            self.values.withUnsafeBufferPointer { v in
-                widened.values.withUnsafeMutableBufferPointer { out in
-                    let base = row * w * 3
-                    for x in 0..<fullWidth {
-                        let (a, b, fx) = (base + left[x], base + right[x], xs[x].1)
-                        for c in 0..<3 { out[3 * x + c] = v[a + c] + (v[b + c] - v[a + c]) * fx }
-                    }
-                }
-            }
-        }
-        return RGBImage(width: fullWidth, height: self.fullHeight) { out in
-            guard let o = out.baseAddress else { return }
-            for y in 0..<self.fullHeight {
-                let (y0, fy) = ys[y]
-                let y1 = min(y0 + 1, self.height - 1)
-                if upper.row != y0 {
-                    if lower.row == y0 { swap(&upper, &lower) } else { widen(y0, into: &upper) }
-                }
-                if lower.row != y1 { widen(y1, into: &lower) }
-                bd_lerp_to_bytes(upper.values, lower.values, fy, rowLength, o + y * rowLength)
-            }
-        }
-    }
-
-    /// For each full-size position: the reduced sample at or before it and the fraction towards the next.
-    private static func interpolation(fullLength: Int, reducedLength: Int, factor: Int) -> [(Int, Float)] {
-        func centre(_ j: Int) -> Double {
-            Double(j * factor + min((j + 1) * factor, fullLength)) / 2
-        }
-        var result = [(Int, Float)]()
-        result.reserveCapacity(fullLength)
-        var j = 0
-        for x in 0..<fullLength {
-            let position = Double(x) + 0.5
-            while j + 1 < reducedLength && centre(j + 1) <= position { j += 1 }
-            if position <= centre(0) || j + 1 >= reducedLength {
-                result.append((j, 0))
-            } else {
-                result.append((j, Float((position - centre(j)) / (centre(j + 1) - centre(j)))))
-            }
-        }
-        return result
     }
 }
 

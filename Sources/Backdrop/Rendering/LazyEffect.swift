@@ -1,12 +1,26 @@
 import Synchronization
 
 /// A prepared photo's light-effect copy, made the first time a render needs it: a sharp render (`blur=0`) never
-/// pays for the effect. Renders run on the render pool, so a second render that needs the copy while the first
-/// makes it waits on the lock there, never on Swift's cooperative pool.
+/// pays for the effect. It is kept at its reduced size (see ``ReducedEffect``) and enlarged by each render that uses
+/// it. Renders run on the render pool, so a second render that needs the copy while the first makes it waits on the
+/// lock there, never on Swift's cooperative pool.
 final class LazyEffect: Sendable {
+    /// The effect as a render gets it: reduced (made here), or an image handed in whole.
+    enum Copy: Sendable {
+        case reduced(ReducedEffect)
+        case image(RGBImage)
+
+        var image: RGBImage {
+            switch self {
+            case .reduced(let reduced): reduced.enlarged()
+            case .image(let image): image
+            }
+        }
+    }
+
     private let sharp: RGBImage
     private let style: EffectStyle
-    private let made: Mutex<RGBImage?>
+    private let made: Mutex<Copy?>
 
     init(sharp: RGBImage, style: EffectStyle) {
         self.sharp = sharp
@@ -17,13 +31,31 @@ final class LazyEffect: Sendable {
     init(made effect: RGBImage) {
         self.sharp = effect
         self.style = .none
-        self.made = Mutex(effect)
+        self.made = Mutex(.image(effect))
     }
 
-    var image: RGBImage {
+    init(sharp: RGBImage, made effect: ReducedEffect) {
+        self.sharp = sharp
+        self.style = .none
+        self.made = Mutex(.reduced(effect))
+    }
+
+    /// Bytes the copy holds once made (known before).
+    var byteCount: Int {
+        self.made.withLock { made in
+            switch made {
+            case .image(let image): return image.byteCount
+            case .reduced(let reduced): return reduced.byteCount
+            case nil: break
+            }
+            return ReducedEffect.byteCount(size: PixelSize(width: self.sharp.width, height: self.sharp.height), style: self.style)
+        }
+    }
+
+    var copy: Copy {
         self.made.withLock { made in
             if let made { return made }
-            let effect = LightEffect.apply(to: self.sharp, style: self.style)
+            let effect = Copy.reduced(LightEffect.reduced(self.sharp, style: self.style))
             made = effect
             return effect
         }

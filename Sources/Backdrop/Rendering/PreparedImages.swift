@@ -12,16 +12,22 @@ package struct PreparedImages: Sendable {
         self.lazyEffect = LazyEffect(made: effect)
     }
 
+    package init(sharp: RGBImage, effect: ReducedEffect) {
+        self.sharp = sharp
+        self.lazyEffect = LazyEffect(sharp: sharp, made: effect)
+    }
+
     /// The effect copy in `style`, made on first use.
     package init(sharp: RGBImage, style: EffectStyle) {
         self.sharp = sharp
         self.lazyEffect = LazyEffect(sharp: sharp, style: style)
     }
 
-    package var effect: RGBImage { self.lazyEffect.image }
+    /// The effect copy at full size (enlarged on each use; the PNG writer enlarges it row by row instead).
+    package var effect: RGBImage { self.lazyEffect.copy.image }
 
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
-    package var byteCount: Int { self.sharp.byteCount * 2 }
+    package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
     /// Decodes and cover-crops; the effect follows when a render needs it.
     package static func make(
@@ -65,12 +71,14 @@ package struct PreparedImages: Sendable {
         }
     }
 
-    /// The final picture at `hundredths` of the effect, as PNG (blended while encoding).
+    /// The final picture at `hundredths` of the effect, as PNG (blended, and the effect enlarged, while encoding).
     package func png(hundredths: Int, options: PNGOptions) throws -> ByteBuffer {
-        switch hundredths {
-        case ...0: try PNGEncoder.encode(self.sharp, options: options)
-        case 100...: try PNGEncoder.encode(self.effect, options: options)
-        default: try PNGEncoder.encode(self.sharp, blendingWith: self.effect, hundredths: hundredths, options: options)
+        if hundredths <= 0 { return try PNGEncoder.encode(self.sharp, options: options) }
+        switch self.lazyEffect.copy {
+        case .reduced(let effect): return try PNGEncoder.encode(self.sharp, blendingWith: effect, hundredths: hundredths, options: options)
+        case .image(let effect):
+            if hundredths >= 100 { return try PNGEncoder.encode(effect, options: options) }
+            return try PNGEncoder.encode(self.sharp, blendingWith: effect, hundredths: hundredths, options: options)
         }
     }
 }

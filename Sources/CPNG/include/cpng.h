@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpixels.h"
+
 /// PNG row filters. BD_PNG_FILTER_ADAPTIVE picks per row the filter with the smallest sum of absolute values;
 /// BD_PNG_FILTER_UP_OR_PAETH picks Up or Paeth per row by what the row would cost the scanline deflate (see
 /// row_filter.c): Up where it leaves repeats (gradients, blurred areas), Paeth where it leaves smaller residuals.
@@ -45,11 +47,12 @@ typedef enum {
 } bd_png_deflate;
 
 /// Encodes RGB8 as a PNG whose filtered rows are compressed in one pass by `deflate`.
-/// With `blend_with` non-NULL each row is first mixed by bd_blend (weight 0...BD_BLEND_ONE, cpixels.h), so a blended
-/// image is never materialised. Scratch memory is kept per thread.
-int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, uint32_t weight, int width, int height,
-                       bd_png_deflate deflate, int level, bd_png_filter filter, bd_png_buffer *out, char *error,
-                       size_t error_length);
+/// With an effect, `blend_with` (an image of the same size) or `effect_rows` (enlarged row by row, cpixels.h), each
+/// row is first mixed by bd_blend (weight 0...BD_BLEND_ONE), so neither a blended image nor the enlarged effect is
+/// ever stored whole. Scratch memory is kept per thread.
+int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, bd_enlarger *effect_rows, uint32_t weight,
+                       int width, int height, bd_png_deflate deflate, int level, bd_png_filter filter,
+                       bd_png_buffer *out, char *error, size_t error_length);
 
 void bd_png_free(void *bytes);
 

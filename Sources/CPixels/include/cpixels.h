@@ -16,4 +16,24 @@ void bd_blend(const uint8_t *sharp, const uint8_t *effect, uint32_t weight, size
 // interpolation between two rows of floats, in vector lanes.
 void bd_lerp_to_bytes(const float *a, const float *b, float t, size_t length, uint8_t *out);
 
+// A reduced RGB float image enlarged bilinearly one output row at a time (the light effect's last step), so that a
+// writer can blend it row by row without the enlarged image ever being stored. The tables say, per output column,
+// which two reduced samples (float offsets within a reduced row, 3 a pixel) and how far between them; per output row,
+// which two reduced rows and how far between them. `upper` and `lower` are scratch rows of full_width * 3 floats.
+typedef struct {
+    const float *values;
+    size_t reduced_width;
+    size_t full_width;
+    const uint32_t *left, *right;
+    const float *fx;
+    const uint32_t *row_above, *row_below;
+    const float *fy;
+    float *upper, *lower;
+    int64_t upper_row, lower_row;  // the reduced rows they hold; -1 for none
+} bd_enlarger;
+
+// Writes output row `y` (full_width * 3 bytes) to `out`: each reduced row it needs is widened once and kept while
+// the rows below need it, so rows must be asked for top to bottom for that to pay.
+void bd_enlarge_row(bd_enlarger *enlarger, size_t y, uint8_t *out);
+
 #endif
