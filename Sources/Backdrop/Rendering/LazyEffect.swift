@@ -21,35 +21,28 @@ final class LazyEffect: Sendable {
     private let sharp: RGBImage
     private let style: EffectStyle
     private let made: Mutex<Copy?>
+    /// Bytes the copy holds once made, known before (so that reading it never waits on the lock).
+    let byteCount: Int
 
     init(sharp: RGBImage, style: EffectStyle) {
         self.sharp = sharp
         self.style = style
         self.made = Mutex(nil)
+        self.byteCount = ReducedEffect.byteCount(size: PixelSize(width: sharp.width, height: sharp.height), style: style)
     }
 
     init(made effect: RGBImage) {
         self.sharp = effect
         self.style = .none
         self.made = Mutex(.image(effect))
+        self.byteCount = effect.byteCount
     }
 
     init(sharp: RGBImage, made effect: ReducedEffect) {
         self.sharp = sharp
         self.style = .none
         self.made = Mutex(.reduced(effect))
-    }
-
-    /// Bytes the copy holds once made (known before).
-    var byteCount: Int {
-        self.made.withLock { made in
-            switch made {
-            case .image(let image): return image.byteCount
-            case .reduced(let reduced): return reduced.byteCount
-            case nil: break
-            }
-            return ReducedEffect.byteCount(size: PixelSize(width: self.sharp.width, height: self.sharp.height), style: self.style)
-        }
+        self.byteCount = effect.byteCount
     }
 
     var copy: Copy {
