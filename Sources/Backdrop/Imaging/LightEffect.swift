@@ -35,19 +35,13 @@ package enum LightEffect {
     }
 }
 
-/// A float RGB image at 1/factor of a full-size image, remembering where each block's centre lies.
+/// A float RGB image at 1/factor of a full-size image, each pixel the average of its block.
 private struct ReducedImage {
-    let fullWidth: Int
-    let fullHeight: Int
-    let factor: Int
     let width: Int
     let height: Int
     var values: [Float]
 
     init(_ image: RGBImage, factor: Int) {
-        self.fullWidth = image.width
-        self.fullHeight = image.height
-        self.factor = factor
         self.width = (image.width + factor - 1) / factor
         self.height = (image.height + factor - 1) / factor
         let (w, h, f) = (self.width, self.height, factor)
