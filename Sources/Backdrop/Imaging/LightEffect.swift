@@ -11,25 +11,25 @@ package enum LightEffect {
 
     /// The effect before its enlarging: what a prepared photo keeps (see ``ReducedEffect``).
     package static func reduced(_ image: RGBImage, style: EffectStyle) -> ReducedEffect {
-        let radius = style.radius(outputHeight: image.height)
-        let boxWidth = EffectStyle.boxWidth(radius: radius)
-        let factor = self.reductionFactor(radius: radius, size: PixelSize(width: image.width, height: image.height))
-        var reduced = ReducedImage(image, factor: factor)
-        let width = Double(boxWidth) / Double(factor)
+        let full = PixelSize(width: image.width, height: image.height)
+        let (factor, size) = self.reduction(of: full, style: style)
+        var reduced = ReducedImage(image, factor: factor, size: size)
+        let width = Double(EffectStyle.boxWidth(radius: style.radius(outputHeight: image.height))) / Double(factor)
         reduced.blur(boxWidth: width)
         reduced.blur(boxWidth: width)
         reduced.blur(boxWidth: width)
         reduced.applySaturationAndTint(style: style)
-        return ReducedEffect(
-            values: reduced.values,
-            reduced: PixelSize(width: reduced.width, height: reduced.height),
-            full: PixelSize(width: image.width, height: image.height),
-            factor: factor
-        )
+        return ReducedEffect(values: reduced.values, reduced: size, full: full, factor: factor)
+    }
+
+    /// How much smaller the blur of an image of `size` is computed, and the size it is computed at.
+    static func reduction(of size: PixelSize, style: EffectStyle) -> (factor: Int, size: PixelSize) {
+        let factor = self.reductionFactor(radius: style.radius(outputHeight: size.height), size: size)
+        return (factor, PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor))
     }
 
     /// How much smaller the blur is computed: the reduced Gaussian keeps a radius of at least about 6 px.
-    static func reductionFactor(radius: Double, size: PixelSize) -> Int {
+    private static func reductionFactor(radius: Double, size: PixelSize) -> Int {
         let factor = Int(radius / 6)
         return max(1, min(factor, 16, size.width, size.height))
     }
@@ -41,9 +41,9 @@ private struct ReducedImage {
     let height: Int
     var values: [Float]
 
-    init(_ image: RGBImage, factor: Int) {
-        self.width = (image.width + factor - 1) / factor
-        self.height = (image.height + factor - 1) / factor
+    init(_ image: RGBImage, factor: Int, size: PixelSize) {
+        self.width = size.width
+        self.height = size.height
         let (w, h, f) = (self.width, self.height, factor)
         var values = [Float](repeating: 0, count: w * h * 3)
         values.withUnsafeMutableBufferPointer { values in

@@ -32,9 +32,8 @@ package struct ReducedEffect: Sendable {
 
     /// The bytes a reduced effect of an image of `size` holds, known before it is made.
     package static func byteCount(size: PixelSize, style: EffectStyle) -> Int {
-        let factor = LightEffect.reductionFactor(radius: style.radius(outputHeight: size.height), size: size)
-        let reduced = ((size.width + factor - 1) / factor) * ((size.height + factor - 1) / factor)
-        return (reduced * 3 + size.width + size.height) * 4 + (size.width + size.height) * 2 * 4
+        let reduced = LightEffect.reduction(of: size, style: style).size
+        return (reduced.width * reduced.height * 3 + size.width + size.height) * 4 + (size.width + size.height) * 2 * 4
     }
 
     /// The effect at full size.
