@@ -22,16 +22,11 @@ package enum LightEffect {
         return ReducedEffect(values: reduced.values, reduced: size, full: full, factor: factor)
     }
 
-    /// How much smaller the blur of an image of `size` is computed, and the size it is computed at.
+    /// How much smaller the blur of an image of `size` is computed (the reduced Gaussian keeps a radius of at least
+    /// about 6 px), and the size it is computed at.
     static func reduction(of size: PixelSize, style: EffectStyle) -> (factor: Int, size: PixelSize) {
-        let factor = self.reductionFactor(radius: style.radius(outputHeight: size.height), size: size)
+        let factor = max(1, min(Int(style.radius(outputHeight: size.height) / 6), 16, size.width, size.height))
         return (factor, PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor))
-    }
-
-    /// How much smaller the blur is computed: the reduced Gaussian keeps a radius of at least about 6 px.
-    private static func reductionFactor(radius: Double, size: PixelSize) -> Int {
-        let factor = Int(radius / 6)
-        return max(1, min(factor, 16, size.width, size.height))
     }
 }
 
