@@ -93,14 +93,14 @@ def measure(server, lat, lon, style, width, height, results, pictures, measured)
     info = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&style={style}&width={width}&height={height}"))
     measured.add(info["photoId"])
     images = info["images"]
+    name = f"{info['cell']} {style} {width}x{height}"
     body, served = fetch_with_photo(server.base + images["formats"]["png"]["blurred"])
     if served != info["photoId"]:
         # A window boundary between the JSON and the image: they show two photos, so nothing here is comparable.
         measured.add(served)
-        STRADDLED.append(f"{info['cell']} {style} {width}x{height}: {info['photoId']} then {served}")
+        STRADDLED.append(f"{name}: {info['photoId']} then {served}")
         return
     layer = Image.open(io.BytesIO(body)).convert("RGB")
-    name = f"{info['cell']} {style} {width}x{height}"
 
     def want(label, ok, detail=""):
         expect(label, ok, f"{name}: {detail}")
