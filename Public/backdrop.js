@@ -104,7 +104,14 @@ class BackdropBackground extends HTMLElement {
   #listen() {
     this.#unlisten();
     const selector = this.getAttribute("scroll-target");
-    this.#scroller = (selector && document.querySelector(selector)) || window;
+    let target = null;
+    try {
+      target = selector ? document.querySelector(selector) : null;
+    } catch (error) {
+      // Not a selector ("[["): the document scrolls the layers, and the page hears why.
+      this.dispatchEvent(new CustomEvent("backdrop-error", { detail: { message: `scroll-target: ${error?.message || error}` } }));
+    }
+    this.#scroller = target || window;
     this.#scroller.addEventListener("scroll", this.#onScroll, { passive: true });
   }
 
@@ -243,16 +250,22 @@ class BackdropBackground extends HTMLElement {
     const link = (href, text) => {
       const a = document.createElement("a");
       a.href = href;
-      a.textContent = text;
+      a.append(text);
       a.rel = "noopener";
       a.target = "_blank";
       return a;
     };
+    // Names and titles in any script, isolated (<bdi>) so that their direction controls cannot reorder the credit.
+    const isolated = (text) => {
+      const bdi = document.createElement("bdi");
+      bdi.textContent = text;
+      return bdi;
+    };
     const photo = document.createElement("span");
-    const title = info.title || "Untitled";
+    const title = isolated(info.title || "Untitled");
     photo.append("“", info.photoPage?.startsWith("https://") ? link(info.photoPage, title) : title, "”");
-    if (info.photoNote) photo.append(` (${info.photoNote})`);
-    photo.append(` by ${info.owner}, `, info.license.url ? link(info.license.url, info.license.name) : info.license.name,
+    if (info.photoNote) photo.append(" (", isolated(info.photoNote), ")");
+    photo.append(" by ", isolated(info.owner), ", ", info.license.url ? link(info.license.url, info.license.name) : info.license.name,
       info.source === "stock" ? " · stock photo, modified" : " · modified");
     this.#credit.replaceChildren(photo);
     if (info.notice) {

@@ -76,12 +76,18 @@ func buildRouter(
 ) -> Router<BackdropRequestContext> {
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
     if settings.telemetry.enabled {
-        router.add(middleware: TraceMiddleware(sampling: TraceSampling(sampler: settings.telemetry.sampler, ratio: settings.telemetry.samplerRatio)))
+        router.add(
+            middleware: TraceMiddleware(
+                sampling: TraceSampling(sampler: settings.telemetry.sampler, ratio: settings.telemetry.samplerRatio),
+                trust: settings.telemetry.trustIncomingTraceparent,
+                proxies: settings.server.clientAddress
+            )
+        )
     }
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
-        CORSMiddleware(origins: settings.server.corsOrigins)
         RequestLogMiddleware(metrics: metrics, shed: ShedSummary())
+        CORSMiddleware(origins: settings.server.corsOrigins)
         ErrorMiddleware()
         PathGuardMiddleware()
         MethodNotAllowedMiddleware()

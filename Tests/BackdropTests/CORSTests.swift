@@ -42,7 +42,7 @@ struct CORSTests {
                 ("/background?lat=1&lon=2&width=20&height=20", .head, Self.origin, 200),
                 ("/background.json?lat=1&lon=2", .get, Self.origin, 200),
                 ("/health", .get, Self.origin, 200), ("/openapi.yaml", .get, Self.origin, 200), ("/", .get, Self.origin, 200),
-                ("/metrics", .get, Self.origin, 200), ("/backdrop.js", .get, Self.origin, 200),
+                ("/backdrop.js", .get, Self.origin, 200),
                 ("/background?lat=91&lon=0", .get, Self.origin, 400), ("/nothing-here", .get, Self.origin, 404),
                 ("/background?lat=1&lon=2", .get, Self.origin.merging([.accept: "text/html"]), 406),
                 ("/background", .post, Self.origin, 405),
@@ -52,8 +52,11 @@ struct CORSTests {
                 let answer = try await Self.get(client, uri, method: method, headers)
                 #expect(Int(answer.status.code) == status, "\(method) \(uri)")
                 #expect(answer.headers[.accessControlAllowOrigin] == "*", "\(method) \(uri)")
-                let exposed = answer.headers[.accessControlExposeHeaders] ?? ""
-                for name in ["X-Backdrop-Source", "X-Backdrop-Photo-Url", "X-Backdrop-Credit", "Link", "ETag", "Last-Modified", "Retry-After"] {
+                let exposed = Set((answer.headers[.accessControlExposeHeaders] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                for name in [
+                    "X-Backdrop-Source", "X-Backdrop-Photo-Id", "X-Backdrop-Cell", "X-Backdrop-Credit", "X-Backdrop-Title", "X-Backdrop-Author",
+                    "X-Backdrop-License", "X-Backdrop-License-Url", "X-Backdrop-Photo-Url", "Link", "ETag", "Last-Modified", "Retry-After", "Vary",
+                ] {
                     #expect(exposed.contains(name), "\(method) \(uri): \(name)")
                 }
                 #expect(answer.headers[.accessControlAllowCredentials] == nil, "never credentials")
@@ -95,8 +98,20 @@ struct CORSTests {
                 #expect(answer.headers[.accessControlAllowMethods] == "GET, HEAD")
                 #expect(answer.headers[.accessControlAllowHeaders] == "Accept, If-None-Match, If-Modified-Since")
                 #expect(answer.headers[.accessControlMaxAge] == "86400")
+                #expect(answer.headers[.xContentTypeOptions] == "nosniff", "like every other answer")
                 #expect(answer.body.isEmpty)
             }
+        }
+    }
+
+    @Test func metricsAreNotForOtherSites() async throws {
+        try await Self.withApp { client in
+            let metrics = try await Self.get(client, "/metrics", Self.origin)
+            #expect(metrics.status == .ok && metrics.headers[.accessControlAllowOrigin] == nil && metrics.headers[.accessControlExposeHeaders] == nil)
+            let preflight = try await Self.get(client, "/metrics", method: .options, Self.origin.merging([.accessControlRequestMethod: "GET"]))
+            #expect(preflight.headers[.accessControlAllowOrigin] == nil)
+            let health = try await Self.get(client, "/health", Self.origin)
+            #expect(health.headers[.accessControlAllowOrigin] == "*", "every other route keeps CORS")
         }
     }
 

@@ -184,7 +184,8 @@ struct HTTPTests {
             ("width=0", "width"), ("width=2049", "width"), ("width=12.5", "width"), ("width=-5", "width"), ("height=99999999999", "height"),
             ("width=2048&height=2049", "height"), ("width=2048&height=2048&blur=1", "width"), ("width=2048&height=2047", "width"),
             ("style=blurry", "style"), ("style=", "style"), ("zoom=2", "zoom"), ("lat=1&lon=1&callback=x", "callback"),
-            ("lat=%ZZ&lon=1", "lat"), ("%ZZ=1", "%ZZ"), ("lat=%FF&lon=1", "lat"), ("lat=1%&lon=1", "lat"), ("l%61t=1&lon=x", "lon"),
+            ("lat=%ZZ&lon=1", "lat"), ("%ZZ=1", "%ZZ"), ("lat=%FF&lon=1", "lat"), ("lat=1%&lon=1", "lat"), ("l%61t=1&lon=2", "l%61t"),
+            ("cel%6C=u09tv", "cel%6C"), ("la+t=1&lon=2", "la+t"), ("lat=1&l%6Fn=2", "l%6Fn"),
         ]
     )
     func invalidQueries(_ query: String, _ parameter: String) async throws {

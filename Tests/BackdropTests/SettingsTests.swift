@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 66)  // server 11, photos 3, render 16, images 3, flickr 15, cache 10, cluster 4, telemetry 5
+        #expect(keyCount == 70)  // server 13, photos 3, render 17, images 3, flickr 15, cache 10, cluster 4, telemetry 5
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
@@ -91,6 +91,10 @@ struct SettingsTests {
             (#"{"flickr": {"extraImageHosts": ["-bad.example.com"]}}"#, "flickr.extraImageHosts"),
             (#"{"cluster": {"timeoutSeconds": 31}}"#, "cluster.timeoutSeconds"),
             (#"{"cluster": {"expectedReplicas": 0}}"#, "cluster.expectedReplicas"),
+            (#"{"server": {"clientPrefixIPv4": 33}}"#, "server.clientPrefixIPv4"),
+            (#"{"server": {"clientPrefixIPv6": 8}}"#, "server.clientPrefixIPv6"),
+            (#"{"render": {"workers": -1}}"#, "render.workers"),
+            (#"{"telemetry": {"trustIncomingTraceparent": "sometimes"}}"#, "telemetry.trustIncomingTraceparent"),
         ]
     )
     func errorsNameTheKey(_ json: String, _ key: String) throws {
@@ -137,6 +141,52 @@ struct SettingsTests {
             try Settings.load(file: file.path, environment: ["BACKDROP_PORT": "http"])
         }
         #expect(throws: ConfigError.self) { try Settings.load(file: folder.appendingPathComponent("missing.json").path, environment: [:]) }
+    }
+
+    @Test func trustedProxiesComeFromTheEnvironmentToo() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("config.json")
+        try Data(#"{"server": {"trustedProxies": ["10.0.0.0/8"]}}"#.utf8).write(to: file)
+        #expect(try Settings.load(file: file.path, environment: [:]).server.trustedProxies == [try #require(IPRange("10.0.0.0/8"))])
+        let compose = try Settings.load(file: file.path, environment: ["BACKDROP_TRUSTED_PROXIES": "172.30.0.10, fd00::/8"])
+        #expect(compose.server.trustedProxies == [try #require(IPRange("172.30.0.10")), try #require(IPRange("fd00::/8"))])
+        #expect(try Settings.load(file: file.path, environment: ["BACKDROP_TRUSTED_PROXIES": ""]).server.trustedProxies.isEmpty)
+        let error = #expect(throws: ConfigError.self) {
+            try Settings.load(file: file.path, environment: ["BACKDROP_TRUSTED_PROXIES": "172.30.0.10,nginx"])
+        }
+        #expect(error?.key == "BACKDROP_TRUSTED_PROXIES")
+    }
+
+    @Test func renderThreadsFollowTheCgroupsQuotaUnlessSet() throws {
+        var settings = Settings()
+        settings.render.workers = 3
+        #expect(settings.render.effectiveWorkers == 3 && settings.render.effectiveMaxPending == 3 * Settings.Render.pendingPerCore)
+        settings.render.workers = 0
+        #expect((1...Settings.Render.maxAutomaticWorkers).contains(settings.render.effectiveWorkers))
+        let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        #expect(CPUQuota.read(root: root.path, selfCgroup: "0::/\n") == nil, "no cgroup files: no quota")
+        try write("cpu.max", "max 100000\n")
+        #expect(CPUQuota.read(root: root.path, selfCgroup: "0::/\n") == nil, "max: no quota")
+        try write("kubepods/pod1/cpu.max", "150000 100000\n")
+        #expect(CPUQuota.read(root: root.path, selfCgroup: "0::/kubepods/pod1\n") == 2, "1.5 CPUs: 2 threads")
+        try write("kubepods/pod1/ctr/cpu.max", "max 100000\n")
+        try write("kubepods/cpu.max", "50000 100000\n")
+        #expect(CPUQuota.read(root: root.path, selfCgroup: "0::/kubepods/pod1/ctr\n") == 1, "the smallest quota on the way up")
+        let v1 = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: v1) }
+        try FileManager.default.createDirectory(at: v1.appendingPathComponent("cpu"), withIntermediateDirectories: true)
+        try Data("400000\n".utf8).write(to: v1.appendingPathComponent("cpu/cpu.cfs_quota_us"))
+        try Data("100000\n".utf8).write(to: v1.appendingPathComponent("cpu/cpu.cfs_period_us"))
+        #expect(CPUQuota.read(root: v1.path, selfCgroup: "") == 4, "cgroup v1")
+        try Data("-1\n".utf8).write(to: v1.appendingPathComponent("cpu/cpu.cfs_quota_us"))
+        #expect(CPUQuota.read(root: v1.path, selfCgroup: "") == nil)
     }
 
     @Test func thePostgresURLComesFromTheFileTheEnvironmentOrTheFlagAndNeverShowsItsPassword() throws {

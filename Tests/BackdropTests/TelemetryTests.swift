@@ -8,10 +8,55 @@ import Testing
 /// The pieces of tracing and JSON logs that need no collector (the traces themselves: Tests/tracing/check_traces.py).
 @Suite("Telemetry")
 struct TelemetryTests {
-    @Test func theQueryKeepsEverythingButTheCoordinates() {
-        #expect(TraceMiddleware<BackdropRequestContext>.redacted("lat=48.8566&lon=2.3522&blur=0.5") == "lat=REDACTED&lon=REDACTED&blur=0.5")
-        #expect(TraceMiddleware<BackdropRequestContext>.redacted("cell=u09tv&LAT=1&x") == "cell=u09tv&LAT=REDACTED&x")
-        #expect(TraceMiddleware<BackdropRequestContext>.redacted(String(repeating: "a", count: 500)).count == 200)
+    typealias Middleware = TraceMiddleware<BackdropRequestContext>
+
+    @Test func theQueryKeepsOnlyTheValuesThatSayNothingOfThePlace() {
+        #expect(Middleware.redacted("lat=48.8566&lon=2.3522&blur=0.5") == "lat=REDACTED&lon=REDACTED&blur=0.5")
+        #expect(Middleware.redacted("cell=u09tv&LAT=1&x") == "cell=u09tv&LAT=REDACTED&x")
+        #expect(Middleware.redacted("width=640&height=1136&style=dark&format=avif") == "width=640&height=1136&style=dark&format=avif")
+        #expect(Middleware.redacted("l%61t=48.8566&l%6Fn=2.3522&blur=1") == "REDACTED&REDACTED&blur=1", "an encoded name is redacted whole")
+        #expect(Middleware.redacted("la+t=48.85&where=48.85,2.35&=2") == "REDACTED&where=REDACTED&REDACTED")
+        #expect(Middleware.redacted("blur=" + String(repeating: "a", count: 500)).count == 200)
+    }
+
+    @Test(
+        "W3C traceparent",
+        arguments: [
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", true),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", true),
+            ("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-later", true),
+            ("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", true),
+            ("x", false), ("", false),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-", false),
+            ("00-00000000000000000000000000000000-00f067aa0ba902b7-01", false),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01", false),
+            ("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", false),
+            ("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", false),
+            ("00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01", false),
+            ("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x", false),
+            ("0g-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", false),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" + String(repeating: "-a", count: 4000), false),
+        ]
+    )
+    func traceparents(_ text: String, valid: Bool) {
+        #expect(Middleware.isValid(text) == valid, "\(text.prefix(80))")
+    }
+
+    @Test func aCallersTraceIsContinuedOnlyFromWhomTheSettingTrusts() throws {
+        let caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let proxies = ClientAddress(trustedProxies: [try #require(IPRange("10.0.0.0/8"))])
+        let sampling = TraceSampling(sampler: .parentBasedTraceIDRatio, ratio: 0)
+        let trusted = Middleware(sampling: sampling, trust: .trusted, proxies: proxies)
+        #expect(trusted.incoming(caller, peer: "10.1.2.3") == caller, "from the router")
+        #expect(trusted.incoming(caller, peer: "203.0.113.9") == nil, "from a client: a new trace")
+        #expect(trusted.incoming(caller, peer: nil) == nil)
+        #expect(trusted.incoming("x", peer: "10.1.2.3") == nil, "invalid: ignored, even from the router")
+        #expect(Middleware(sampling: sampling, trust: .always, proxies: proxies).incoming(caller, peer: "203.0.113.9") == caller)
+        #expect(Middleware(sampling: sampling, trust: .never, proxies: proxies).incoming(caller, peer: "10.1.2.3") == nil)
+        #expect(Middleware(sampling: sampling, trust: .always, proxies: proxies).incoming("ff-" + caller.dropFirst(3), peer: "10.1.2.3") == nil)
+        // At ratio 0 an ignored traceparent is a request without one: never traced.
+        #expect(!sampling.traces(traceparent: trusted.incoming(caller, peer: "203.0.113.9")))
+        #expect(sampling.traces(traceparent: trusted.incoming(caller, peer: "10.1.2.3")))
     }
 
     @Test func jsonLogLinesAreOneObjectEachWithTheMetadataAsKeys() throws {

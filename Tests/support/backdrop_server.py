@@ -76,7 +76,7 @@ class BackdropServer:
         log = open(self.log or os.devnull, "w")
         self.processes.append(subprocess.Popen([self.binary, "serve", "--config", os.path.join(self.work, "config.json")],
                                                env=env, stdout=log, stderr=subprocess.STDOUT))
-        self.base = f"http://127.0.0.1:{config['server']['port']}"
+        self.base = f"http://{config['server']['host']}:{config['server']['port']}"
         self.pid = self.processes[-1].pid
         self.port = config["server"]["port"]
         for _ in range(600):

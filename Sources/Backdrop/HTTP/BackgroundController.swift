@@ -29,7 +29,7 @@ package struct BackgroundController: Sendable {
         self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil
         self.staleWhileRevalidate = settings.cache.staleWhileRevalidateSeconds
         self.defaults = settings.renderDefaults
-        self.clients = ClientAddress(trustedProxies: settings.server.trustedProxies)
+        self.clients = settings.server.clientAddress
         self.metrics = metrics
     }
 

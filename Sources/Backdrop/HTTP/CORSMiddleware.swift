@@ -9,7 +9,7 @@ import Hummingbird
 /// - an empty list: CORS off, nothing added.
 /// A preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 with the methods (`GET, HEAD`) and
 /// request headers (`Accept`, `If-None-Match`, `If-Modified-Since`) allowed and a max age of a day. Credentials are
-/// never allowed: there is nothing private to read.
+/// never allowed: there is nothing private to read. `/metrics` is left out: it is for the operator's scraper.
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: CORSOrigins
 
@@ -18,7 +18,8 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard self.origins.isEnabled else { return try await next(request, context) }
+        // Metrics are for the operator's scraper, never for pages on other sites.
+        guard self.origins.isEnabled, request.uri.path != Route.metrics.path else { return try await next(request, context) }
         let origin = request.headers[.origin]
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             var response = Response(status: .noContent)

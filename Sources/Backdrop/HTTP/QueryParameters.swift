@@ -9,9 +9,12 @@ struct QueryParameters {
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(pieces[0])
-            guard let name = Self.decode(rawName) else {
-                throw .badParameter(Self.printable(rawName), "parameter name is not valid percent-encoding")
+            // Names are spelled literally: a router that routes by a parameter (nginx's $arg_cell) and a trace that
+            // redacts by name see the name as written, so an encoded one (`cel%6C`) would slip past both.
+            guard !rawName.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+                throw .badParameter(Self.printable(rawName), "parameter names must be written literally, not percent-encoded")
             }
+            let name = rawName
             guard allowed.contains(name) else {
                 throw .badParameter(Self.printable(name), "unknown parameter; allowed: \(allowed.sorted().joined(separator: ", "))")
             }

@@ -32,7 +32,11 @@ package struct Backgrounds: Sendable {
 
     /// As the settings describe it, with its render queue, renderer and render cache (kept on `disk` too, if given).
     init(settings: Settings, photos: any PhotoSource, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
-        let gate = RenderGate(maxWait: .milliseconds(settings.render.maxQueueWaitMs), maxJobs: settings.render.effectiveMaxPending)
+        let gate = RenderGate(
+            maxWait: .milliseconds(settings.render.maxQueueWaitMs),
+            maxJobs: settings.render.effectiveMaxPending,
+            workers: settings.render.effectiveWorkers
+        )
         self.init(
             photos: photos,
             renderer: Renderer(

@@ -52,11 +52,12 @@ package final class RenderGate: Sendable {
     private let pool: NIOThreadPool
     private let state: Mutex<State>
 
-    package init(maxWait: Duration, maxJobs: Int, workers: Int = NIOCore.System.coreCount, pool: NIOThreadPool = .singleton) {
+    /// `pool` defaults to the process's pool of `workers` threads (``RenderThreads``).
+    package init(maxWait: Duration, maxJobs: Int, workers: Int = NIOCore.System.coreCount, pool: NIOThreadPool? = nil) {
         self.workers = max(1, workers)
         self.maxWait = maxWait
         self.maxJobs = max(1, maxJobs)
-        self.pool = pool
+        self.pool = pool ?? RenderThreads.pool(workers: self.workers)
         self.state = Mutex(State())
     }
 

@@ -69,6 +69,8 @@ extension Settings {
                 }
                 return range
             }
+            settings.server.clientPrefixIPv4 = try section.int("clientPrefixIPv4", default: settings.server.clientPrefixIPv4, in: 8...32)
+            settings.server.clientPrefixIPv6 = try section.int("clientPrefixIPv6", default: settings.server.clientPrefixIPv6, in: 16...128)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("photos") {
@@ -100,6 +102,7 @@ extension Settings {
             settings.render.preparedImagesMemoryMB = try section.int(prepared, default: settings.render.preparedImagesMemoryMB, in: 0...65536)
             settings.render.maxQueueWaitMs = try section.int("maxQueueWaitMs", default: settings.render.maxQueueWaitMs, in: 10...60000)
             settings.render.maxPending = try section.int("maxPending", default: settings.render.maxPending, in: 0...1_000_000)
+            settings.render.workers = try section.int("workers", default: settings.render.workers, in: 0...256)
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("images") {
@@ -179,6 +182,7 @@ extension Settings {
             telemetry.serviceName = try section.string("serviceName", default: telemetry.serviceName, allowEmpty: false)
             telemetry.sampler = try section.choice("sampler", default: telemetry.sampler)
             telemetry.samplerRatio = try section.double("samplerRatio", default: telemetry.samplerRatio, in: 0...1)
+            telemetry.trustIncomingTraceparent = try section.choice("trustIncomingTraceparent", default: telemetry.trustIncomingTraceparent)
             telemetry.resourceAttributes = try section.stringMap("resourceAttributes", default: telemetry.resourceAttributes)
             settings.telemetry = telemetry
             try section.rejectUnknownKeys()
@@ -307,6 +311,15 @@ extension Settings {
         if let url = environment["BACKDROP_POSTGRES_URL"] {
             _ = try Self.postgresURL(url, source: "BACKDROP_POSTGRES_URL")
             self.cluster.postgresURL = url
+        }
+        if let text = environment["BACKDROP_TRUSTED_PROXIES"] {
+            self.server.trustedProxies = try text.split(separator: ",").map { item in
+                let text = item.trimmingCharacters(in: .whitespaces)
+                guard let range = IPRange(text) else {
+                    throw ConfigError(key: "BACKDROP_TRUSTED_PROXIES", "\"\(text.prefix(60))\" is not an IP address or CIDR range")
+                }
+                return range
+            }
         }
         if let key = environment["FLICKR_API_KEY"] { self.flickr.apiKey = key }
         if environment["FLICKR_API_SECRET"] != nil { self.warnings.append(Self.noSecret("FLICKR_API_SECRET")) }

@@ -21,6 +21,10 @@ package struct Settings: Sendable, Equatable {
         /// Proxies (addresses or CIDR ranges) whose `X-Real-IP` or `X-Forwarded-For` names the client; none by default,
         /// so every client is its peer address.
         package var trustedProxies: [IPRange] = []
+        /// Clients are networks: IPv4 addresses cut to this many bits for the render queue's turns (32: one address).
+        package var clientPrefixIPv4 = 32
+        /// IPv6 addresses cut to this many bits (64: the subnet one host or home line is given).
+        package var clientPrefixIPv6 = 64
         /// Origins whose pages may read Backdrop's answers from scripts (CORS): `*` for any, a list, or none (off).
         package var corsOrigins = CORSOrigins.any
     }
@@ -46,6 +50,18 @@ package struct Settings: Sendable, Equatable {
         /// Render jobs queued or running at once, whatever their expected wait (a bound on the queue's memory); 0 sizes
         /// it to the machine (``effectiveMaxPending``).
         package var maxPending = 0
+        /// Threads that render; 0 sizes it to the machine (``effectiveWorkers``). Each holds up to about 48 MB of
+        /// scratch while it renders a large image, outside the memory budgets.
+        package var workers = 0
+
+        /// Render threads when `workers` is 0: the CPU quota of the process's cgroup when one is set (a container's
+        /// `limits.cpu`), else the cores, at most ``maxAutomaticWorkers``.
+        package static let maxAutomaticWorkers = 8
+
+        /// The render pool's size in force.
+        package var effectiveWorkers: Int {
+            self.workers > 0 ? self.workers : min(Self.maxAutomaticWorkers, CPUQuota.current() ?? NIOCore.System.coreCount)
+        }
 
         /// Render jobs per core when `maxPending` is 0: far more than `maxQueueWaitMs` admits of real renders (tens of
         /// milliseconds each), so that only the expected wait decides; tiny renders stop here.
@@ -53,7 +69,7 @@ package struct Settings: Sendable, Equatable {
 
         /// The render queue's bound in force.
         package var effectiveMaxPending: Int {
-            self.maxPending > 0 ? self.maxPending : Self.pendingPerCore * max(1, NIOCore.System.coreCount)
+            self.maxPending > 0 ? self.maxPending : Self.pendingPerCore * max(1, self.effectiveWorkers)
         }
     }
 
@@ -139,6 +155,9 @@ package struct Settings: Sendable, Equatable {
         /// caller's decision.
         package var sampler = TraceSamplerSetting.parentBasedTraceIDRatio
         package var samplerRatio = 0.1
+        /// Whose `traceparent` is continued (its trace id and sampled flag): `trusted` proxies' only (the default),
+        /// `always`, or `never`. Any other caller's starts a new trace, which the sampler decides as if it had none.
+        package var trustIncomingTraceparent = TraceparentTrust.trusted
         /// Added to every span's resource (`deployment.environment`, `service.namespace` …).
         package var resourceAttributes: [String: String] = [:]
         /// Whether traces are exported: an endpoint here or in `OTEL_EXPORTER_OTLP_ENDPOINT` or
@@ -196,4 +215,9 @@ package enum TraceSamplerSetting: String, Sendable, CaseIterable {
     case parentBasedAlwaysOn = "parentbased_always_on"
     case parentBasedAlwaysOff = "parentbased_always_off"
     case parentBasedTraceIDRatio = "parentbased_traceidratio"
+}
+
+/// Whose W3C `traceparent` a request's span continues (`telemetry.trustIncomingTraceparent`).
+package enum TraceparentTrust: String, Sendable, CaseIterable {
+    case trusted, always, never
 }
