@@ -72,11 +72,11 @@ test-container: static
 	python3 Tests/docker/run_runtime_stage.py .build-static/release/backdrop
 
 # deploy/kubernetes rendered by kubectl's kustomize, validated against the API schemas, cross-checked against the
-# Dockerfile and the service, and its router run in front of stand-in replicas (no cluster needed).
-test-kubernetes: test-deps
+# Dockerfile and the service, and its router run in front of stand-in replicas and of live release replicas (no
+# cluster needed).
+test-kubernetes: static test-deps
 	@Tools/ensure-packages.sh $(KUBERNETES_PACKAGES)
-	$(SWIFT) build --product backdrop
-	$(TEST_VENV)/bin/python Tests/kubernetes/check_manifests.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/kubernetes/check_manifests.py .build-static/release/backdrop $(TEST_OUTPUT)
 
 # Three replicas of the static release binary, a throwaway PostgreSQL (run as an unprivileged user) and nginx with
 # deploy/nginx.conf, all on loopback and stopped at the end.

@@ -5,7 +5,8 @@ Checks: with the sharp image held back (Chromium blocks its URL), the inline pre
 then the whole load across origins (the JSON read through CORS, no console errors, the backdrop-load event), the
 blurred layer's opacity following the document's scroll (screenshots at 0, 40 and 80), the credit visible and linking
 the photo page; and a Backdrop that cannot be reached leaves the page usable, in a plain colour, with a backdrop-error
-event and nothing thrown into the page.
+event and nothing thrown into the page; so does a scroll-target that is not a selector, and the credit isolates its
+names.
 """
 import gzip
 import os
@@ -48,7 +49,8 @@ class Site:
     def __init__(self, backdrop):
         pages = {"/": PAGE.format(extra="", backdrop=backdrop),
                  "/dead": PAGE.format(extra=f'src="http://127.0.0.1:{free_port()}"', backdrop=backdrop),
-                 "/slash": PAGE.format(extra=f'src="{backdrop}/"', backdrop=backdrop)}
+                 "/slash": PAGE.format(extra=f'src="{backdrop}/"', backdrop=backdrop),
+                 "/bad-target": PAGE.format(extra='scroll-target="[["', backdrop=backdrop)}
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
@@ -131,6 +133,18 @@ def trailing_slash(driver, site, server, output):
           f"({state(driver)!r}, {requests})")
 
 
+def bad_scroll_target(driver, site, server, output):
+    driver.get(site.base + "/bad-target")
+    ready = wait_for(driver, "return document.getElementById('backdrop').dataset.state === 'ready'")
+    seen = driver.execute_script("return seen")
+    check("scroll-target=\"[[\" throws nothing into the page and fires backdrop-error naming it",
+          ready and not seen["thrown"] and any("scroll-target" in e for e in seen["errors"]), str(seen))
+    check("the blur follows the document's scroll instead", opacity_after_scroll(driver, 80, "window") == 1)
+    isolated = driver.execute_script(SHADOW + " return [...S.querySelectorAll('.credit bdi')].map(b => b.textContent)")
+    check("the credit's title and owner are isolated (<bdi>), so that direction controls in them cannot reorder it",
+          len(isolated) >= 2 and "Bench Photographer" in isolated, str(isolated))
+
+
 def unreachable(driver, site, server, output):
     driver.get(site.base + "/dead")
     failed = wait_for(driver, "return seen.errors.length > 0", 60)
@@ -146,7 +160,7 @@ def unreachable(driver, site, server, output):
 def other_origin(server, output):
     site = Site(server.base)
     try:
-        for part in (preview_first, across_origins, trailing_slash, unreachable):
+        for part in (preview_first, across_origins, trailing_slash, bad_scroll_target, unreachable):
             driver = browser()
             try:
                 run_part(part, driver, site, server, output)

@@ -15,7 +15,9 @@ Checks:
   for a distinct cold render once a second: every polite request is a 200 within 2 s;
 - the limit bites the flood: with a 300-ms wait budget (which one Python process's flood is sure to exceed), the
   flooding client gets 503s carrying Retry-After, and still gets renders through;
-- admission by time: a 503 is only ever given when renders are queued (the 50 above met none).
+- admission by time: a 503 is only ever given when renders are queued (the 50 above met none);
+- clients are networks: behind a trusted proxy, one client flooding from random addresses of one IPv6 /64 is refused
+  as one client while a client of another /64 is served.
 Everything binds 127.0.0.x, every loop is bounded in time, and the server is stopped at the end.
 """
 import http.client
@@ -31,6 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import BackdropServer, metric  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
+import router_flood  # noqa: E402
 
 
 
@@ -198,6 +201,7 @@ def fair_shares(binary):
             time.sleep(max(0, 1 - (time.monotonic() - started)))  # one request a second, as the issue's polite client
         seen = flood.end()
         times = [round(p[3], 2) for p in polite]
+        check("the flood ran all along: over 100 of its renders answered", flood.counts["200"] + flood.counts["503"] >= 100, seen)
         check("every polite request is a 200 within 2 s while the flood runs",
               all(p[0] == 200 and p[3] <= 2 for p in polite), f"statuses {[p[0] for p in polite]}, seconds {times}; flood: {seen}")
 
@@ -217,12 +221,25 @@ def the_flood_is_refused(binary):
               counts["503"] >= 20 and counts["200"] > 0 and counts["retry_after"] and None not in counts["retry_after"], seen)
 
 
+def clients_are_networks(binary):
+    # Backdrop behind a router it trusts (127.0.0.1 stands for it) that names each client in X-Real-IP: a client
+    # flooding from random addresses of one IPv6 /64 is one client, and another /64 is served.
+    print("one client flooding from random addresses of one IPv6 /64 (named by a trusted router)")
+    settings = {"server": {"trustedProxies": ["127.0.0.1"]}, "render": {"maxQueueWaitMs": 300}}
+    with BackdropServer(binary, flickr=False, log_level="warning", settings=settings) as server:
+        refused, statuses, answers = router_flood.bystander_under_flood(
+            "127.0.0.1", server.port, "127.0.0.1", "127.0.0.1", "u09tv", forge="ipv6", bystander_headers={"X-Real-IP": "2001:db8:9::1"})
+        check("the /64's flood is refused as one client's", refused, str(statuses))
+        check("while a client of another /64 is served: every request 200", all(status == 200 for _, status in answers),
+              f"{router_flood.summary(answers)}; flood {statuses}")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"unlucky: checking {binary}")
-    for part in (closed_means_closed, client_gone_mid_request, many_blurs_of_one_cell, fair_shares, the_flood_is_refused):
+    for part in (closed_means_closed, client_gone_mid_request, many_blurs_of_one_cell, fair_shares, the_flood_is_refused, clients_are_networks):
         run_part(part, binary)
     finish("unlucky")
 

@@ -25,6 +25,7 @@ three replicas, then checks:
   (or, for the key, any cell) serves stock without calling Flickr, and counts what it read.
 Everything binds 127.0.0.1, every wait is bounded, and every process is stopped at the end.
 """
+import ipaddress
 import json
 import os
 import re
@@ -42,6 +43,7 @@ from replicas import ROOT, FlickrStandIn, Replica, cells, fetch_all, get  # noqa
 from postgres_server import PostgresServer  # noqa: E402
 from backdrop_server import free_port  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
+import router_flood  # noqa: E402
 
 DEADLINE = 8.0
 SIZE = "width=320&height=568"
@@ -125,6 +127,11 @@ def compose_file():
     check("each built from the Dockerfile, given the database's URL and its own cache volume", ok)
     check("PostgreSQL and nginx (with ./nginx.conf) beside them", "postgres" in services
           and "./nginx.conf:/etc/nginx/nginx.conf:ro" in services.get("nginx", {}).get("volumes", []))
+    nginx_address = services.get("nginx", {}).get("networks", {}).get("backdrop", {}).get("ipv4_address")
+    subnet = compose.get("networks", {}).get("backdrop", {}).get("ipam", {}).get("config", [{}])[0].get("subnet", "")
+    check("every replica trusts nginx's fixed address, and only it, to say who the client is (BACKDROP_TRUSTED_PROXIES)",
+          nginx_address and ipaddress.ip_address(nginx_address) in ipaddress.ip_network(subnet)
+          and all(services[r]["environment"].get("BACKDROP_TRUSTED_PROXIES") == nginx_address for r in replicas), f"{nginx_address} in {subnet}")
     check("Jaeger only under the tracing profile, and every replica given OTEL_EXPORTER_OTLP_ENDPOINT (empty: tracing off)",
           services.get("jaeger", {}).get("profiles") == ["tracing"]
           and all(services[r]["environment"].get("OTEL_EXPORTER_OTLP_ENDPOINT") == "${OTEL_EXPORTER_OTLP_ENDPOINT:-}" for r in replicas))
@@ -168,6 +175,12 @@ def nginx_routing(replicas, work):
         moved = [after - b for after, b in zip(counts(), before)]
         check("9 coordinate requests through nginx go round-robin", all(a[0] == 200 for a in answers) and moved == [3, 3, 3],
               f"per replica {moved}")
+        for flooder, bystander, forge, what in [("127.0.0.2", "127.0.0.3", None, "one client"),
+                                                 ("127.0.0.4", "127.0.0.5", "headers", "one client forging X-Real-IP and X-Forwarded-For")]:
+            refused, statuses, answers = router_flood.bystander_under_flood("127.0.0.1", port, flooder, bystander, cells("u1c", 1)[0], forge=forge)
+            check(f"{what} flooding new renders through nginx is refused", refused, str(statuses))
+            check("while it floods, a bystander's /health, cached image, script, JSON and own render are all 200 (no 502, no refusal)",
+                  all(status == 200 for _, status in answers), f"{router_flood.summary(answers)}; flood {statuses}")
     finally:
         nginx.terminate()
         nginx.wait(timeout=30)
@@ -410,7 +423,9 @@ def main():
             compose_file()
             start_up_refusals(binary, db, flickr, work)
             settings = {"cluster": {"timeoutSeconds": 1}, "flickr": {"requestDeadlineSeconds": DEADLINE}}
-            replicas = [Replica(binary, flickr, db.url, work, str(i), settings=settings).start() for i in range(3)]
+            # As compose.yaml gives them BACKDROP_TRUSTED_PROXIES (nginx's fixed address): here nginx is 127.0.0.1.
+            trust = {"BACKDROP_TRUSTED_PROXIES": "127.0.0.1"}
+            replicas = [Replica(binary, flickr, db.url, work, str(i), settings=settings, environment=trust).start() for i in range(3)]
             check("/health says postgres on every replica", all(r.health().get("cluster") == "postgres" for r in replicas))
             for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
                                (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),

@@ -73,12 +73,14 @@ class FlickrStandIn:
 
 
 class Replica:
-    """One Backdrop process; `settings` are merged into its config file section by section."""
+    """One Backdrop process; `settings` are merged into its config file section by section, `environment` into its
+    environment."""
 
-    def __init__(self, binary, flickr, postgres_url, work, name, api_key="cluster-test-key", settings=None):
+    def __init__(self, binary, flickr, postgres_url, work, name, api_key="cluster-test-key", settings=None, environment=None):
         self.binary, self.flickr, self.postgres_url, self.work, self.name = binary, flickr, postgres_url, work, name
         self.api_key = api_key
         self.settings = settings or {}
+        self.environment = environment or {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -99,7 +101,7 @@ class Replica:
         path = os.path.join(self.work, f"config-{self.name}.json")
         with open(path, "w") as f:
             json.dump(self.config(), f)
-        env = dict(os.environ, FLICKR_API_KEY=self.api_key)
+        env = dict(os.environ, FLICKR_API_KEY=self.api_key, **self.environment)
         env.pop("BACKDROP_POSTGRES_URL", None)
         self.log = open(os.path.join(self.work, f"replica-{self.name}.log"), "a")
         self.process = subprocess.Popen([self.binary, "serve", "--config", path], env=env, stdout=self.log, stderr=subprocess.STDOUT)

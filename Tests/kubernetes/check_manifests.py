@@ -3,7 +3,7 @@
 validated strictly against the Kubernetes API schemas (kubernetes-validate, offline), then cross-checked against what
 the image and the service really are, and the router run for real.
 
-usage: check_manifests.py PATH/TO/backdrop OUTPUT_DIR
+usage: check_manifests.py PATH/TO/backdrop OUTPUT_DIR   (the release build: the flood is timed by its renders)
 
 - Rendered: the base, overlays/with-postgres, and the base with components/service-monitor.
 - Schemas: strict validation (unknown fields fail) against Kubernetes 1.30 and 1.37; the ServiceMonitor (a CRD, not
@@ -15,7 +15,13 @@ usage: check_manifests.py PATH/TO/backdrop OUTPUT_DIR
   preStop and the request deadline; the autoscaler's maximum matches the router's ring and cluster.expectedReplicas.
 - The router: `nginx -t` on its configuration with the replica names resolved to loopback (a private mount namespace
   with its own /etc/hosts), its routing rule the same as deploy/nginx.conf's, then nginx run in front of six stand-in
-  replicas: one replica per cell, cells spread, a stopped replica's cells (and only those) moved, the rest round-robin.
+  replicas that record what reaches them: one replica per cell, cells spread, a stopped replica's cells (and only
+  those) moved, the rest round-robin; X-Real-IP set to the client's address whatever the client sent, no trace headers
+  passed on, /metrics not served; 503s passed back without ejecting a replica; limit_conn and limit_req biting one
+  address and not another's ordinary traffic.
+- The router in front of two live replicas (the release binary, the ConfigMap's config.json, one render thread): one
+  client flooding new renders, plainly or forging X-Real-IP and X-Forwarded-For, is refused while a bystander's
+  requests are all 200.
 """
 import base64
 import http.server
@@ -39,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import free_port  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
+import router_flood  # noqa: E402
 
 K8S = os.path.join(ROOT, "deploy", "kubernetes")
 VERSIONS = ["1.30.0", "1.37.0"]
@@ -169,18 +176,30 @@ def against_image_and_service(rendered, binary, output):
     check("the environment from the Secret is what the settings read, optional (no key: stock photos; no URL: alone)",
           set(names) <= read and all(e["valueFrom"]["secretKeyRef"]["optional"] for e in container["env"]), f"{names} of {sorted(read)}")
     overlay = rendered["overlays/with-postgres"]
-    secret = next(o for o in overlay if o["kind"] == "Secret" and "BACKDROP_POSTGRES_URL" in o.get("data", {}))
-    url = base64.b64decode(secret["data"]["BACKDROP_POSTGRES_URL"]).decode()
-    refs = {e["name"]: e["valueFrom"]["secretKeyRef"]["name"] for e in find(overlay, "StatefulSet", "backdrop")["spec"]["template"]["spec"]["containers"][0]["env"]}
+    env = {e["name"]: e for e in find(overlay, "StatefulSet", "backdrop")["spec"]["template"]["spec"]["containers"][0]["env"]}
     database = find(overlay, "Service", "backdrop-postgres")
-    check("overlays/with-postgres: the replicas' BACKDROP_POSTGRES_URL is the generated Secret's, naming the database Service it runs",
-          refs.get("BACKDROP_POSTGRES_URL") == secret["metadata"]["name"] and f"@{database['metadata']['name']}:{database['spec']['ports'][0]['port']}/" in url,
-          f"{refs} {re.sub(r':[^:@/]*@', ':****@', url)}")
+    postgres_env = {e["name"]: e for e in find(overlay, "StatefulSet", "backdrop-postgres")["spec"]["template"]["spec"]["containers"][0]["env"]}
+    password = env.get("POSTGRES_PASSWORD", {}).get("valueFrom", {}).get("secretKeyRef", {})
+    url = env.get("BACKDROP_POSTGRES_URL", {}).get("value", "")
+    names = [e["name"] for e in find(overlay, "StatefulSet", "backdrop")["spec"]["template"]["spec"]["containers"][0]["env"]]
+    check("overlays/with-postgres ships no password: both the database and BACKDROP_POSTGRES_URL take it from the Secret the user creates",
+          password == {"name": "backdrop-postgres", "key": "POSTGRES_PASSWORD"} and not password.get("optional")
+          and postgres_env.get("POSTGRES_PASSWORD", {}).get("valueFrom", {}).get("secretKeyRef") == password
+          and not any(o["kind"] == "Secret" for o in overlay)
+          and url.startswith("postgres://backdrop:$(POSTGRES_PASSWORD)@") and f"@{database['metadata']['name']}:{database['spec']['ports'][0]['port']}/" in url
+          and names.index("POSTGRES_PASSWORD") < names.index("BACKDROP_POSTGRES_URL"), f"{password} {url}")
+    text = open(os.path.join(K8S, "overlays", "with-postgres", "kustomization.yaml")).read()
+    check("and it says it is for trying out, and how to make the password", "For trying Backdrop out" in text and "openssl rand" in text)
 
     budgets = config["render"]["preparedImagesMemoryMB"] + config["cache"]["renderedImagesMemoryMB"] + config["flickr"]["downloadCacheMB"] + config["cache"]["previewsMemoryMB"]
+    workers = config["render"].get("workers", 0)
     request, limit = (mebibytes(container["resources"][k]["memory"]) for k in ("requests", "limits"))
-    check("the memory request covers the memory budgets plus the 100 MB make bench allows them, and the limit more",
-          request >= budgets + 100 and limit > request, f"budgets {budgets} MB, request {request} MiB, limit {limit} MiB")
+    scratch = workers * 48
+    decode = config["images"]["maxSourceMegapixels"] * 3
+    check("render.workers is set (the node's cores must not size the render threads)", workers >= 1, str(workers))
+    check("the memory request covers the budgets, the 100 MB make bench allows them and 48 MB of scratch per render thread; "
+          "the limit one largest decode more", request >= budgets + 100 + scratch and limit >= request + decode,
+          f"budgets {budgets} MB + 100 + {workers} x 48 = {budgets + 100 + scratch}, request {request} MiB; limit {limit} MiB >= request + {decode}")
 
     hpa = find(objects, "HorizontalPodAutoscaler", "backdrop")
     ordinals = sorted(o["metadata"]["name"] for o in objects if o["kind"] == "Service" and re.fullmatch(r"backdrop-\d+", o["metadata"]["name"]))
@@ -204,6 +223,9 @@ def against_image_and_service(rendered, binary, output):
     egress = sorted({p["port"] for rule in policy["spec"]["egress"] for p in rule["ports"]})
     check("only the router (and Prometheus) reaches the replicas; they reach DNS, PostgreSQL and HTTPS only",
           sources_in == ["router", "prometheus"] and egress == [53, 443, 5432], f"from {sources_in}, to ports {egress}")
+    prometheus = [f for rule in policy["spec"]["ingress"] for f in rule["from"] if "namespaceSelector" in f]
+    check("Prometheus only from its own named namespace, not any pod that calls itself prometheus",
+          len(prometheus) == 1 and prometheus[0]["namespaceSelector"].get("matchLabels", {}).get("kubernetes.io/metadata.name"), str(prometheus))
 
     # The ConfigMap's config.json read by the real binary (strict) and served, its folders pointed at this checkout.
     port = free_port()
@@ -244,14 +266,17 @@ def routing_rule(text):
                  for name, body in re.findall(r"upstream (\w+) \{(.*?)\}", text, re.S)}
     mapping = re.search(r"map \$arg_cell \$backdrop_upstream \{(.*?)\}", text, re.S)
     location = re.search(r"location / \{(.*?)\}", text, re.S)
-    keep = ("proxy_pass", "proxy_next_upstream ", "proxy_set_header")
+    keep = ("proxy_pass", "proxy_next_upstream ", "proxy_set_header", "limit_")
     return {"upstreams": upstreams, "map": " ".join(mapping.group(1).split()) if mapping else None,
             "location": sorted(line.strip() for line in (location.group(1) if location else "").splitlines() if line.strip().startswith(keep))}
 
 
 class Replica(http.server.ThreadingHTTPServer):
-    """A stand-in replica on 127.0.1.N:8080 that answers with its own name."""
+    """A stand-in replica on 127.0.1.N:8080 that answers with its own name and records what reached it: `/busy` is a
+    503 with Retry-After (as Backdrop refuses a client over its share), `/hold` waits until `release` is set."""
     daemon_threads = True
+    seen = []  # (replica, path, headers as a dict of lower-case names), shared by every stand-in
+    release = threading.Event()
 
 
 def stand_in(name, address):
@@ -259,8 +284,13 @@ def stand_in(name, address):
         protocol_version = "HTTP/1.0"  # one request per connection: a stopped replica leaves no connection behind
 
         def do_GET(self):
+            Replica.seen.append((name, self.path, {k.lower(): v for k, v in self.headers.items()}))
+            if self.path.startswith("/hold"):
+                Replica.release.wait(30)
             body = name.encode()
-            self.send_response(200)
+            self.send_response(503 if self.path.startswith("/busy") else 200)
+            if self.path.startswith("/busy"):
+                self.send_header("Retry-After", "1")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -273,67 +303,182 @@ def stand_in(name, address):
     return server
 
 
-def router(rendered, output):
-    objects = rendered["base"]
-    text = router_conf(objects)
-    compose = open(os.path.join(ROOT, "deploy", "nginx.conf")).read()
-    ours, theirs = routing_rule(text), routing_rule(compose)
-    check("the router routes by the same rule as deploy/nginx.conf (hash $arg_cell consistent, the map, retries on failure)",
-          ours["upstreams"] == theirs["upstreams"] and ours["map"] == theirs["map"]
-          and [l for l in ours["location"]] == [l for l in theirs["location"]] and "hash $arg_cell consistent;" in ours["upstreams"].get("backdrop_by_cell", []),
-          f"{ours} vs {theirs}")
+def start_router(text, work, port):
+    """nginx with the router's configuration on 127.0.0.1:`port`, the replica names resolved to 127.0.1.1-6 in a
+    private mount namespace, after `nginx -t` accepts it; returns the process once it answers (bounded), the names and
+    their addresses."""
     names = sorted(set(re.findall(r"server (backdrop-\d+):", text)))
-    work = tempfile.mkdtemp(prefix="backdrop-k8s-router-")
-    os.chmod(work, 0o755)
     addresses = {name: f"127.0.1.{i + 1}" for i, name in enumerate(names)}
     with open(os.path.join(work, "hosts"), "w") as f:
         f.write("127.0.0.1 localhost\n" + "".join(f"{a} {n}\n" for n, a in addresses.items()))
     conf = os.path.join(work, "nginx.conf")
     with open(conf, "w") as f:
-        f.write(text.replace("listen 8080;", "listen 127.0.0.1:18480;").replace("worker_processes auto;", "worker_processes 1;")
+        f.write(text.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace("worker_processes auto;", "worker_processes 1;")
                 .replace(" /tmp/", f" {work}/"))
-    inside = f"mount --bind {work}/hosts /etc/hosts && exec nginx -e stderr -c {conf} -g 'daemon off;'"
     tested = subprocess.run(["unshare", "--mount", "sh", "-c", f"mount --bind {work}/hosts /etc/hosts && nginx -t -e stderr -c {conf}"],
                             capture_output=True, text=True, timeout=30)
     check("nginx -t accepts the router's configuration, the replica names resolved to loopback", tested.returncode == 0,
           tested.stderr.strip().splitlines()[-1] if tested.stderr.strip() else "")
-    replicas = {name: stand_in(name, address) for name, address in addresses.items()}
-    process = subprocess.Popen(["unshare", "--mount", "sh", "-c", inside], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = "http://127.0.0.1:18480"
-    try:
-        until = time.monotonic() + 20
-        while time.monotonic() < until:
-            try:
-                urllib.request.urlopen(base + "/router-health", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)  # until nginx listens; bounded
+    inside = f"mount --bind {work}/hosts /etc/hosts && exec nginx -e stderr -c {conf} -g 'daemon off;'"
+    # Its log to a file: a pipe read only at the end would fill with the access log and stall nginx.
+    log = open(os.path.join(work, "nginx.log"), "w")
+    process = subprocess.Popen(["unshare", "--mount", "sh", "-c", inside], stdout=log, stderr=subprocess.STDOUT)
+    process.log_path = log.name
+    until = time.monotonic() + 20
+    while time.monotonic() < until:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/router-health", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.1)  # until nginx listens; bounded
+    return process, names, addresses
 
-        def who(path):
-            return urllib.request.urlopen(base + path, timeout=10).read().decode()
+
+def stop_router(process, output, name):
+    process.terminate()
+    process.wait(timeout=30)
+    shutil.copyfile(process.log_path, os.path.join(output, name))
+
+
+def router(rendered, output):
+    objects = rendered["base"]
+    text = router_conf(objects)
+    compose = open(os.path.join(ROOT, "deploy", "nginx.conf")).read()
+    ours, theirs = routing_rule(text), routing_rule(compose)
+    check("the router routes by the same rule as deploy/nginx.conf (hash $arg_cell consistent, the map, retries, headers, limits)",
+          ours == theirs and "hash $arg_cell consistent;" in ours["upstreams"].get("backdrop_by_cell", []), f"{ours} vs {theirs}")
+    check("neither router counts a 503 as a replica's failure (it is one client's refusal)",
+          all(re.search(r"proxy_next_upstream [^;]*http_503", conf) is None and "proxy_next_upstream error timeout" in conf for conf in (text, compose)))
+    work = tempfile.mkdtemp(prefix="backdrop-k8s-router-")
+    os.chmod(work, 0o755)
+    names = sorted(set(re.findall(r"server (backdrop-\d+):", text)))
+    replicas = {name: stand_in(name, f"127.0.1.{i + 1}") for i, name in enumerate(names)}
+    port = 18480
+    process, names, addresses = start_router(text, work, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        def who(path, source="127.0.0.1"):
+            return router_flood.request("127.0.0.1", port, path, source)
+
+        def name_of(path, source="127.0.0.1"):
+            connection = router_flood.http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+            try:
+                connection.request("GET", path)
+                return connection.getresponse().read().decode()
+            finally:
+                connection.close()
 
         cells = [f"u{n:04d}" for n in range(60)]
-        first = {c: who(f"/background?cell={c}&blur=0") for c in cells}
-        again = {c: who(f"/background?cell={c}&blur=1&format=webp") for c in cells}
+        first = {c: name_of(f"/background?cell={c}&blur=0") for c in cells}
+        again = {c: name_of(f"/background?cell={c}&blur=1&format=webp", "127.0.0.20") for c in cells}
         spread = {n: sum(1 for v in first.values() if v == n) for n in names}
         check("each cell goes to one replica, whatever else its URL asks", first == again, "")
         check("and the cells spread over every replica on the ring", all(count > 0 for count in spread.values()), str(spread))
-        plain = [who("/health") for _ in range(len(names) * 2)]
+        plain = [name_of("/health", "127.0.0.21") for _ in range(len(names) * 2)]
         check("requests without a cell go round-robin", sorted(set(plain)) == names, str(sorted(set(plain))))
+
+        Replica.seen.clear()
+        forged = {"X-Real-IP": "198.51.100.7", "X-Forwarded-For": "203.0.113.9", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+                  "tracestate": "a=b", "baggage": "user=x"}
+        router_flood.request("127.0.0.1", port, "/health", "127.0.0.2", forged)
+        got = Replica.seen[-1][2] if Replica.seen else {}
+        check("the router says who the client is: X-Real-IP is its own peer, whatever the client sent",
+              got.get("x-real-ip") == "127.0.0.2" and got.get("x-forwarded-for", "").split(", ")[-1] == "127.0.0.2", str(got))
+        check("a client's trace headers do not reach the replicas", not any(k in got for k in ("traceparent", "tracestate", "baggage")),
+              str(sorted(got)))
+        check("/metrics is not served through the router", who("/metrics", "127.0.0.2")[0] == 404)
+
+        busy = [who(f"/busy?n={n}", "127.0.0.3")[0] for n in range(3 * len(names))]
+        after = [who("/health", "127.0.0.4") for _ in range(2 * len(names))]
+        check("503s from every replica go back to their client as 503s, and eject no replica: the next requests are all served",
+              busy == [503] * len(busy) and [a[0] for a in after] == [200] * len(after), f"busy {sorted(set(busy))}, after {[a[0] for a in after]}")
+
+        # limit_conn: 32 requests in progress per address; past it, 429 at once.
+        Replica.release.clear()
+        def holding():
+            return sum(1 for r in Replica.seen if r[1].startswith("/hold"))
+
+        held = router_flood.concurrent(lambda n: who(f"/hold?n={n}", "127.0.0.5")[0], 40, release=Replica.release,
+                                       settle=lambda results: holding() >= 32 and sum(r is not None for r in results) >= 8)
+        check("32 requests in progress from one address are served, the 33rd to 40th get 429 at once (limit_conn)",
+              sorted(held) == [200] * 32 + [429] * 8, f"{sorted(held)}")
+        Replica.release.clear()
+        before = holding()
+        polite = router_flood.concurrent(lambda n: who(f"/hold?p={n}", "127.0.0.6")[0], 8, release=Replica.release,
+                                         settle=lambda results: holding() >= before + 8)
+        check("a page's eight parallel requests from another address meet no limit", polite == [200] * 8, str(polite))
+        Replica.release.set()
+
+        # limit_req: 50 a second with bursts of 200 per address.
+        burst = router_flood.concurrent(lambda n: who(f"/health?r={n}", "127.0.0.7")[0], 400, threads=16)
+        counts = {status: burst.count(status) for status in sorted(set(burst))}
+        check("400 requests at once from one address: the burst of 200 and more are served, the rest get 429 (limit_req)",
+              counts.get(429, 0) > 0 and counts.get(200, 0) >= 200 and set(counts) <= {200, 429}, str(counts))
+        ordinary = [who(f"/health?o={n}", "127.0.0.8")[0] for n in range(100)]
+        check("100 requests in a row from another address meet no limit", ordinary == [200] * 100, str(sorted(set(ordinary))))
+
         gone = names[2]
         replicas[gone].shutdown()
         replicas[gone].server_close()
-        after = {c: who(f"/background?cell={c}&blur=0") for c in cells}
+        after = {c: name_of(f"/background?cell={c}&blur=0", "127.0.0.9") for c in cells}
         moved = [c for c in cells if after[c] != first[c]]
         check(f"{gone} stopped: only its cells move, each to another replica, and every request is answered",
               sorted(moved) == sorted(c for c in cells if first[c] == gone) and all(after[c] != gone for c in cells), f"{len(moved)} moved")
     finally:
-        process.terminate()
-        log = process.communicate(timeout=30)[0].decode(errors="replace")
-        with open(os.path.join(output, "kubernetes-router.log"), "w") as f:
-            f.write(log)
+        Replica.release.set()
+        stop_router(process, output, "kubernetes-router.log")
         for server in replicas.values():
             server.shutdown()
+            server.server_close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def router_in_front_of_backdrop(rendered, binary, output):
+    """The router in front of two live Backdrops (backdrop-0 and backdrop-1; the other names have no replica, so they
+    are skipped as a stopped replica is), each serving the ConfigMap's config.json with one render thread and this
+    router's address trusted: a flood of new renders from one client, plain or forging headers, leaves a bystander's
+    requests at 200."""
+    objects = rendered["base"]
+    text = router_conf(objects)
+    config_map = next(o for o in objects if o["kind"] == "ConfigMap" and o["metadata"]["name"].startswith("backdrop-config"))
+    work = tempfile.mkdtemp(prefix="backdrop-k8s-live-")
+    os.chmod(work, 0o755)
+    processes = []
+    port = 18481
+    router = None
+    try:
+        for index in range(2):
+            config = json.loads(config_map["data"]["config.json"])
+            config["server"].update({"host": f"127.0.1.{index + 1}", "port": 8080, "publicFolder": os.path.join(ROOT, "Public"),
+                                     "trustedProxies": ["127.0.0.1"], "logLevel": "warning"})
+            config["photos"]["stockFolder"] = os.path.join(ROOT, "StockPhotos")
+            config["cache"]["folder"] = os.path.join(work, f"cache-{index}")
+            config["render"]["workers"] = 1
+            path = os.path.join(work, f"config-{index}.json")
+            with open(path, "w") as f:
+                json.dump(config, f)
+            env = {k: v for k, v in os.environ.items() if k not in ("FLICKR_API_KEY", "BACKDROP_POSTGRES_URL")}
+            log = open(os.path.join(output, f"kubernetes-live-{index}.log"), "w")
+            processes.append(subprocess.Popen([binary, "serve", "--config", path], env=env, stdout=log, stderr=subprocess.STDOUT))
+        for index in range(2):
+            check(f"replica backdrop-{index} serves the ConfigMap's config on 127.0.1.{index + 1}:8080",
+                  router_flood.wait_until(lambda: router_flood.request(f"127.0.1.{index + 1}", 8080, "/health", "127.0.0.1")[0] == 200, 60))
+        router, _, _ = start_router(text, work, port)
+        for flooder, bystander, forge, what in [("127.0.0.2", "127.0.0.3", None, "one client"),
+                                                 ("127.0.0.4", "127.0.0.5", "headers", "one client forging X-Real-IP and X-Forwarded-For")]:
+            refused, statuses, answers = router_flood.bystander_under_flood("127.0.0.1", port, flooder, bystander, "u09tv", forge=forge)
+            check(f"{what} flooding new renders through the router is refused", refused, str(statuses))
+            check(f"while it floods, a bystander's /health, cached image, script, JSON and own render are all 200 (no 502, no refusal)",
+                  all(status == 200 for _, status in answers), f"{router_flood.summary(answers)}; flood {statuses}")
+    finally:
+        if router:
+            stop_router(router, output, "kubernetes-live-router.log")
+        for process in processes:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -351,6 +496,7 @@ def main():
     run_part(schemas, rendered)
     run_part(against_image_and_service, rendered, binary, output)
     run_part(router, rendered, output)
+    run_part(router_in_front_of_backdrop, rendered, binary, output)
     finish("kubernetes")
 
 

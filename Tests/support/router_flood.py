@@ -5,7 +5,7 @@ deploy/nginx.conf in Tests/cluster, the Kubernetes router in Tests/kubernetes), 
 
 The flood asks for distinct large renders of the stock photo (no location, so no upstream call) over 48 connections
 from one source address, optionally with forged X-Real-IP and X-Forwarded-For headers, or forged addresses from one
-IPv6 /64 in X-Forwarded-For (for a replica that trusts the caller as its proxy). The bystander, from another address,
+IPv6 /64 in X-Real-IP (for a replica that trusts the caller as its proxy). The bystander, from another address,
 asks in turn for /health, a cached cell image, /backdrop.js, /background.json and a render of its own.
 """
 import http.client
@@ -41,7 +41,7 @@ def wait_until(condition, seconds):
 class Flood:
     """Distinct large renders from `source` over `connections` connections until ended; `forge` is None, "headers"
     (a random X-Real-IP and X-Forwarded-For each request) or "ipv6" (a random address of 2001:db8:1:2::/64 in
-    X-Forwarded-For each request)."""
+    X-Real-IP each request, as a router in front would name a client of that /64)."""
 
     def __init__(self, host, port, source, forge=None, connections=48, seed=7):
         self.counts = {}
@@ -60,7 +60,7 @@ class Flood:
                 headers = {"X-Real-IP": f"198.51.{rng.randrange(256)}.{rng.randrange(1, 255)}",
                            "X-Forwarded-For": f"203.0.{rng.randrange(256)}.{rng.randrange(1, 255)}"}
             elif self.forge == "ipv6":
-                headers = {"X-Forwarded-For": "2001:db8:1:2:" + ":".join(f"{rng.randrange(65536):x}" for _ in range(4))}
+                headers = {"X-Real-IP": "2001:db8:1:2:" + ":".join(f"{rng.randrange(65536):x}" for _ in range(4))}
             status, _ = request(self.host, self.port, f"/background?width={width}&height={height}&blur=0.5&format=jpeg",
                                 self.source, headers)
             with self.lock:
@@ -102,3 +102,29 @@ def summary(answers):
     """`N of M 200` and the other statuses seen, by kind of request."""
     bad = [f"{path} {status}" for path, status in answers if status != 200]
     return f"{len(answers) - len(bad)} of {len(answers)} answered 200" + (f"; not: {', '.join(bad[:8])}" if bad else "")
+
+
+def concurrent(call, count, threads=None, settle=None, release=None):
+    """`call(n)` for n in 0..<count on `threads` threads (one each by default). With `release`, waits (bounded, 20 s)
+    until `settle(results so far)` holds, then sets `release` so that held requests end. Returns the results in order."""
+    results = [None] * count
+    queue = list(range(count))
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                n = queue.pop()
+            results[n] = call(n)
+
+    workers = [threading.Thread(target=work, daemon=True) for _ in range(threads or count)]
+    for worker in workers:
+        worker.start()
+    if release is not None:
+        wait_until(lambda: settle(results), 20)
+        release.set()
+    for worker in workers:
+        worker.join(40)
+    return results

@@ -13,7 +13,8 @@ usage: check_traces.py PATH/TO/backdrop OUTPUT_DIR
 - A dead or hanging collector changes no answer and adds no wait; shutdown flushes the spans still queued.
 - Sampling as OTEL_TRACES_SAMPLER says: at the default (parent-based, a ratio of new traces) about that share of
   requests is traced, each trace whole (no child span starts a trace of its own), a caller's sampled flag is followed
-  either way; traceidratio decides by the caller's trace ID.
+  either way; traceidratio decides by the caller's trace ID. A caller's traceparent counts only from a trusted proxy
+  (the callers above stand for one); from anyone else, or invalid, it forces nothing; percent-encoded names leak nothing.
 """
 import json
 import os
@@ -31,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 from backdrop_server import BackdropServer, free_port  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
+import router_flood  # noqa: E402
 
 KEY = "integration-test-key"  # what backdrop_server gives the stand-in Flickr's replica
 PASSWORD = "TRACE-SECRET-PW-9431"
@@ -129,7 +131,7 @@ def environment(endpoint, **extra):
 def traces(binary, output):
     collector = Collector()
     log = os.path.join(output, "backdrop-traces.log")
-    settings = {"server": {"logFormat": "json"},
+    settings = {"server": {"logFormat": "json", "trustedProxies": ["127.0.0.1"]},  # this test's client stands for a trusted router
                 "cluster": {"postgresURL": f"postgres://backdrop:{PASSWORD}@127.0.0.1:{free_port()}/backdrop", "timeoutSeconds": 0.5}}
     try:
         with BackdropServer(binary, log=log, settings=settings, environment=environment(collector.endpoint)) as server:
@@ -256,7 +258,8 @@ def sampling(binary, output):
     collector = Collector()
     try:
         env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="", OTEL_TRACES_SAMPLER_ARG="0.25")
-        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env) as server:
+        trusted = {"server": {"trustedProxies": ["127.0.0.1"]}}  # the callers below stand for a trusted router
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env, settings=trusted) as server:
             for i in range(200):
                 get(f"{server.base}/background?lat={i * 0.37 % 80:.3f}&lon={i * 1.13 % 170:.3f}&width=64&height=64")
             sampled = [f"{i:032x}" for i in range(1, 21)]
@@ -281,7 +284,7 @@ def sampling(binary, output):
         collector.spans.clear()
         env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="traceidratio", OTEL_TRACES_SAMPLER_ARG="0.5")
         low, high = "ab" * 8 + "0" * 16, "ab" * 8 + "f" * 16
-        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env) as server:
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-sampling.log"), environment=env, settings=trusted) as server:
             for trace, flag in ((low, "00"), (high, "01")):
                 get(f"{server.base}/background?lat=1&lon=1&width=66&height=66", {"traceparent": f"00-{trace}-00f067aa0ba902b7-{flag}"})
             server.processes[-1].terminate()
@@ -292,11 +295,54 @@ def sampling(binary, output):
         collector.close()
 
 
+def forced_from_outside(binary, output):
+    """No client forces a trace: at a ratio of 0, a sampled traceparent from a peer that is not a trusted proxy, and an
+    invalid one from anyone, trace nothing, while a valid one from the trusted proxy (127.0.0.2 here) still does.
+    Percent-encoded names (l%61t, l%6Fn) are refused, and their values reach no span."""
+    collector = Collector()
+    try:
+        env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG="0")
+        settings = {"server": {"trustedProxies": ["127.0.0.2"]}}
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-forced.log"), environment=env, settings=settings) as server:
+            port = server.port
+
+            def ask(path, traceparent, source):
+                return router_flood.request("127.0.0.1", port, path, source, {"traceparent": traceparent})[0]
+
+            sampled = [f"{i:032x}" for i in range(1, 11)]
+            outside = [ask(f"/background?width={67 + i}&height=67", f"00-{t}-00f067aa0ba902b7-01", "127.0.0.3") for i, t in enumerate(sampled)]
+            invalid = ["x", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "ff-" + "ab" * 16 + "-00f067aa0ba902b7-01",
+                       "00-" + "AB" * 16 + "-00f067aa0ba902b7-01", "00-" + "ab" * 16 + "-00f067aa0ba902b7-01" + "-x" * 4000]
+            bad = [ask("/health", t, "127.0.0.2") for t in invalid]
+            control = "cd" * 16
+            ask("/health", f"00-{control}-00f067aa0ba902b7-01", "127.0.0.2")
+            spans = collector.wait_for(lambda s: any(x["trace"] == control for x in s))
+            check("a sampled traceparent from the trusted proxy is still continued (the check can see a trace)",
+                  any(x["trace"] == control for x in spans), f"{len(spans)} spans")
+            traced = {x["trace"] for x in spans} - {control}
+            check("10 sampled traceparents from a client that is not a trusted proxy force no trace (ratio 0)",
+                  outside == [200] * 10 and not (traced & set(sampled)), f"{len(traced & set(sampled))} traced")
+            check("invalid traceparents (x, zero ids, version ff, upper case, 8 kB) are ignored: no trace at ratio 0",
+                  bad == [200] * len(bad) and not traced, f"{len(traced)} other traces, statuses {bad}")
+        collector.spans.clear()
+        env = environment(collector.endpoint, OTEL_TRACES_SAMPLER="always_on")
+        with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-traces-forced.log"), environment=env) as server:
+            status = router_flood.request("127.0.0.1", server.port, f"/background?l%61t={LAT}&l%6Fn={LON}&width=68&height=68", "127.0.0.1")[0]
+            status_cell = router_flood.request("127.0.0.1", server.port, "/background?cel%6C=u09tv", "127.0.0.1")[0]
+            spans = collector.wait_for(lambda s: len(server_span(s)) >= 2)
+            text = json.dumps(spans)
+            check("percent-encoded parameter names are refused (400), and the coordinates they carried reach no span",
+                  status == 400 and status_cell == 400 and LAT not in text and LON not in text and len(server_span(spans)) >= 2,
+                  f"{status} {status_cell}, {[s['attributes'].get('url.query') for s in server_span(spans)]}")
+    finally:
+        collector.close()
+
+
 def main():
     binary, output = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(output, exist_ok=True)
     print("tracing: OpenTelemetry traces through a stand-in OTLP/HTTP collector")
-    for part in (traces, unreachable, flush, sampling):
+    for part in (traces, unreachable, flush, sampling, forced_from_outside):
         run_part(part, binary, output)
     finish("tracing")
 
