@@ -453,7 +453,7 @@ def router_in_front_of_backdrop(rendered, binary, output):
                                      "trustedProxies": ["127.0.0.1"], "logLevel": "warning"})
             config["photos"]["stockFolder"] = os.path.join(ROOT, "StockPhotos")
             config["cache"]["folder"] = os.path.join(work, f"cache-{index}")
-            config["render"]["workers"] = 1
+            config["render"]["workers"] = 1  # as one core of a node: the flood is refused by Backdrop, not only by the router
             path = os.path.join(work, f"config-{index}.json")
             with open(path, "w") as f:
                 json.dump(config, f)

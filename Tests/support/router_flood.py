@@ -3,7 +3,7 @@ deploy/nginx.conf in Tests/cluster, the Kubernetes router in Tests/kubernetes), 
 
     figures = bystander_under_flood("127.0.0.1", port, flooder="127.0.0.2", bystander="127.0.0.3", warm_cell=cell)
 
-The flood asks for distinct large renders of the stock photo (no location, so no upstream call) over 48 connections
+The flood asks for distinct large AVIF renders of the stock photo (about a quarter of a second each) (no location, so no upstream call) over 30 connections (within the routers' 32 per address)
 from one source address, optionally with forged X-Real-IP and X-Forwarded-For headers, or forged addresses from one
 IPv6 /64 in X-Real-IP (for a replica that trusts the caller as its proxy). The bystander, from another address,
 asks in turn for /health, a cached cell image, /backdrop.js, /background.json and a render of its own.
@@ -43,7 +43,7 @@ class Flood:
     (a random X-Real-IP and X-Forwarded-For each request) or "ipv6" (a random address of 2001:db8:1:2::/64 in
     X-Real-IP each request, as a router in front would name a client of that /64)."""
 
-    def __init__(self, host, port, source, forge=None, connections=48, seed=7):
+    def __init__(self, host, port, source, forge=None, connections=30, seed=7):
         self.counts = {}
         self.lock, self.stop = threading.Lock(), threading.Event()
         self.host, self.port, self.source, self.forge = host, port, source, forge
@@ -61,7 +61,7 @@ class Flood:
                            "X-Forwarded-For": f"203.0.{rng.randrange(256)}.{rng.randrange(1, 255)}"}
             elif self.forge == "ipv6":
                 headers = {"X-Real-IP": "2001:db8:1:2:" + ":".join(f"{rng.randrange(65536):x}" for _ in range(4))}
-            status, _ = request(self.host, self.port, f"/background?width={width}&height={height}&blur=0.5&format=jpeg",
+            status, _ = request(self.host, self.port, f"/background?width={width}&height={height}&blur=0.5&format=avif",
                                 self.source, headers)
             with self.lock:
                 self.counts[status] = self.counts.get(status, 0) + 1
@@ -83,7 +83,7 @@ def bystander_under_flood(host, port, flooder, bystander, warm_cell, forge=None,
     bystander's answers as (path, status))."""
     warm = f"/background?cell={warm_cell}&blur=1&format=jpeg"
     request(host, port, warm, bystander, bystander_headers)  # cached before the flood starts
-    flood = Flood(host, port, flooder, forge)
+    flood = Flood(host, port, flooder, forge, seed=int(flooder.split(".")[-1]))  # each flooder its own sizes: none cached
     refused = wait_until(lambda: flood.refused() >= 20, 40)
     answers = []
     rng = random.Random(424242)
