@@ -53,6 +53,7 @@ class Flood:
 
     def run(self, seed):
         rng = random.Random(seed)
+        connection = None  # kept alive between requests: thousands of fresh connections would use up the source's ports
         while not self.stop.is_set():
             width, height = rng.randrange(1200, 2000), rng.randrange(1200, 2000)
             headers = {}
@@ -61,10 +62,24 @@ class Flood:
                            "X-Forwarded-For": f"203.0.{rng.randrange(256)}.{rng.randrange(1, 255)}"}
             elif self.forge == "ipv6":
                 headers = {"X-Real-IP": "2001:db8:1:2:" + ":".join(f"{rng.randrange(65536):x}" for _ in range(4))}
-            status, _ = request(self.host, self.port, f"/background?width={width}&height={height}&blur=0.5&format=avif",
-                                self.source, headers)
+            try:
+                connection = connection or http.client.HTTPConnection(self.host, self.port, timeout=30, source_address=(self.source, 0))
+                connection.request("GET", f"/background?width={width}&height={height}&blur=0.5&format=avif", headers=headers)
+                response = connection.getresponse()
+                response.read()
+                status = response.status
+                if response.will_close:
+                    connection.close()
+                    connection = None
+            except (OSError, http.client.HTTPException):
+                status = 0
+                if connection:
+                    connection.close()
+                connection = None
             with self.lock:
                 self.counts[status] = self.counts.get(status, 0) + 1
+        if connection:
+            connection.close()
 
     def refused(self):
         with self.lock:
