@@ -47,6 +47,7 @@ format:
 # client flooding) against the static release binary.
 test: test-deps
 	$(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
+	$(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"

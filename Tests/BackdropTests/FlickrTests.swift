@@ -502,6 +502,8 @@ struct FlickrTests {
             #expect(json["photoPage"] as? String == "https://www.flickr.com/photos/12345678@N00/53011111110")
             #expect((json["license"] as? [String: String])?["name"] == "CC BY 2.0")
             #expect(json["cell"] as? String == "u09tv")
+            // 08:07 UTC on 15 January 2027 in the window's middle: the sun 3° over Paris (astral: 3.03°), risen an hour ago.
+            #expect(json["phase"] as? String == "golden")
             #expect((json["window"] as? [String: Any])?["secondsLeft"] as? Int == 700)
             #expect((json["modified"] as? String)?.contains("modified") == true)
             #expect(json["notice"] as? String == "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.")
@@ -514,6 +516,7 @@ struct FlickrTests {
             let stock = try await HTTPTests.get(client, "/background.json")
             let stockJSON = try #require(try JSONSerialization.jsonObject(with: Data(stock.body)) as? [String: Any])
             #expect(stock.status == .ok && stockJSON["source"] as? String == "stock" && stockJSON["notice"] == nil)
+            #expect(stockJSON["phase"] == nil, "no place, no phase")
             #expect(try await HTTPTests.get(client, "/background.json?lat=1").json["parameter"] == "lon")
             #expect(try await HTTPTests.get(client, "/background.json?lat=1&lon=2&blur=1").json["parameter"] == "blur")
         }

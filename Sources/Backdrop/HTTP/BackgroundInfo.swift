@@ -67,6 +67,9 @@ struct BackgroundInfo: Encodable {
     let license: License
     let credit: String
     let cell: String
+    /// The sky at the cell's centre in the middle of the window (``SunPhase``): `night`, `twilight`, `golden` or
+    /// `day`; absent without a location.
+    let phase: String?
     let window: Window
     let modified: String
     let images: Images
@@ -83,6 +86,7 @@ struct BackgroundInfo: Encodable {
         self.license = License(name: attribution.license, url: attribution.licenseURL)
         self.credit = attribution.credit
         self.cell = place.key
+        if case .cell(let cell) = place { self.phase = SunPhase(cell: cell, window: window).group } else { self.phase = nil }
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
         self.modified = Self.modifiedNote
         self.images = images
