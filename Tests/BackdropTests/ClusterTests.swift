@@ -162,12 +162,14 @@ struct ClusterTests {
         #expect(rejected.record.withLock { ($0.failures, $0.keyRejections) } == (0, 1))
     }
 
-    @Test func theFindingIsTheStableChoiceThenTheNextResult() {
-        let photos = (1...5).map { Self.photo("\($0)") }
+    @Test func theFindingIsTheRankedChoiceThenTheNextResults() {
+        let photos = (1...8).map { Self.photo("\($0)") }
         let finding = CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)
-        let first = Int(StableHash.of("u09tv/\(Self.window.index)") % 5)
-        #expect(finding.candidates == [photos[first].sourcePhoto, photos[(first + 1) % 5].sourcePhoto])
-        #expect(finding.photo(skipped: 2) == nil)
+        let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
+        let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
+        #expect(finding.candidates == order.prefix(CellFinding.kept).map { photos[$0].sourcePhoto })
+        #expect(finding.photo(skipped: CellFinding.kept) == nil && Set(finding.candidates.map(\.id)).count == CellFinding.kept)
+        #expect(CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window) == finding, "the same in every replica")
         #expect(CellFinding(choosingFrom: [photos[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
         let json = try? JSONEncoder().encode(finding)
         #expect(json.flatMap { try? JSONDecoder().decode(CellFinding.self, from: $0) } == finding)

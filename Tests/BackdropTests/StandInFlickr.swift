@@ -103,15 +103,34 @@ final class StandInFlickr: Sendable {
         "z": (427, 640, (200, 30, 30)), "c": (534, 800, (30, 200, 30)), "l": (683, 1024, (30, 30, 200)), "h": (1067, 1600, (230, 230, 230)),
     ]
 
+    /// `colour` in 16-px stripes 15 levels either side of it, solid in a 128-px square at the centre: a picture the
+    /// quality gate passes (a solid one is flat), whose centre shows the colour.
+    static func striped(_ width: Int, _ height: Int, _ colour: (UInt8, UInt8, UInt8)) -> RGBImage {
+        RGBImage(width: width, height: height) { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let centre = abs(x - width / 2) < 64 && abs(y - height / 2) < 64
+                    let shift = centre ? 0 : (x / 16) % 2 == 0 ? 15 : -15
+                    let base = (y * width + x) * 3
+                    out[base] = UInt8(clamping: Int(colour.0) + shift)
+                    out[base + 1] = UInt8(clamping: Int(colour.1) + shift)
+                    out[base + 2] = UInt8(clamping: Int(colour.2) + shift)
+                }
+            }
+        }
+    }
+
     private func image(named name: String, size: String?, photo: [UInt8]) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
         switch name {
         case "sized.jpg":
             guard let label = size.flatMap({ Self.sizedLabels[$0] }) else { return Response(status: .notFound) }
-            let bytes = try JPEGEncoder.encode(solid(label.width, label.height, label.colour), quality: 95)
+            let bytes = try JPEGEncoder.encode(Self.striped(label.width, label.height, label.colour), quality: 95)
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: bytes))
         case let name where name.hasPrefix("photo"):
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+        case "blurred.jpg":  // the fixture photo under a 24-px Gaussian blur: the quality gate turns it down
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: try Fixtures.bytes("blurred-photo.jpg"))))
         case "truncated.jpg":
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo.prefix(photo.count / 2))))
         case "huge.jpg":
@@ -181,6 +200,9 @@ final class StandInFlickr: Sendable {
         /// Size label → (image URL, width, height); quirks: some sizes missing, numbers as strings.
         var sizes: [(String, String, Int, Int)] = []
         var numbersAsStrings = false
+        /// The ranking's extras as raw JSON values, in whichever odd form a test wants (`"datetaken": "\"2026-…\""`,
+        /// `"context": "\"1\""`, `"accuracy": "16"`).
+        var extras: [(String, String)] = []
     }
 
     func result(
@@ -217,6 +239,7 @@ final class StandInFlickr: Sendable {
                     "\"height_\(label)\":\(number(height))", "\"width_\(label)\":\(number(width))",
                 ]
             }
+            for (name, value) in r.extras { fields.append("\"\(name)\":\(value)") }
             return "{" + fields.joined(separator: ",") + "}"
         }
         let total = totalAsString ? "\"\(results.count)\"" : "\(results.count)"

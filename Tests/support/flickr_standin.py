@@ -2,7 +2,8 @@
 """A stand-in Flickr for benchmarks, on 127.0.0.1: flickr.photos.search JSON (Flickr's shapes) and JPEG photos.
 
 usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops on SIGTERM or stdin EOF)
-Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo;
+Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo, each with
+the ranking's extras (date taken, tags, geo, views, original size) in the mixed forms real answers have;
 photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N, "points": {"LAT,LON": N}}.
 GET /control?hang=1 makes searches hang (until /control?hang=0, or 60 s), as a Flickr that stopped answering would.
 GET /control?mode=failing|empty|rejected|normal makes searches answer Flickr's code 105 (service unavailable), no
@@ -79,6 +80,12 @@ class Handler(BaseHTTPRequestHandler):
                     "title": f"Bench photo {n}", "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": "4",
                     "ownername": "Bench Photographer", "pathalias": None,
                     "url_l": f"http://localhost:{port}/img/{index}/{photo_id}.jpg", "width_l": str(width), "height_l": height,
+                    # The ranking's extras, in the forms real answers mix: numbers as strings or not, inexact dates.
+                    "datetaken": f"2025-06-2{n} {(9 + 3 * n) % 24:02d}:15:00", "datetakengranularity": "0" if n % 2 == 0 else 4,
+                    "datetakenunknown": 0 if n != 3 else "1", "views": str(100 * n), "tags": "bench photo" + (" sunset" if n == 4 else ""),
+                    "latitude": q.get("lat", "0"), "longitude": float(q.get("lon", "0")), "accuracy": "16" if n % 2 else 16,
+                    "context": n % 3, "place_id": "", "woeid": "", "geo_is_family": 0, "geo_is_friend": 0, "geo_is_contact": 0,
+                    "geo_is_public": 1, **({"o_width": str(width * 4), "o_height": str(height * 4)} if n % 2 == 0 else {}),
                 })
             body = json.dumps({"photos": {"page": 1, "pages": 1, "perpage": 250, "total": "5", "photo": photos}, "stat": "ok"})
             self.send(200, body.encode(), "application/json")

@@ -43,7 +43,8 @@ package struct Backgrounds: Sendable {
                 encoders: settings.render.encoders,
                 limits: settings.images.limits,
                 memoryBudget: settings.render.preparedImagesMemoryMB << 20,
-                gate: gate
+                gate: gate,
+                metrics: metrics
             ),
             renders: RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics),
             previewsMemory: settings.cache.previewsMemoryMB << 20,
@@ -134,8 +135,8 @@ package struct Backgrounds: Sendable {
         return try await self.photos.fallback(for: place, in: window)
     }
 
-    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded is reported to
-    /// the source, which offers another (once) and then a stock photo.
+    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded, or that fails
+    /// the quality gate, is reported to the source, which offers the next candidate, then a stock photo.
     private func produceFromChosen<Made: Sendable>(
         place: Place,
         window: TimeWindow,

@@ -29,15 +29,21 @@ package struct PreparedImages: Sendable {
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
-    /// Decodes and cover-crops; the effect follows when a render needs it.
+    /// Decodes and cover-crops; the effect follows when a render needs it. With `gated`, a photo that fails the
+    /// quality gate (``PhotoQuality``) throws ``PhotoRejected`` before it is cropped.
     package static func make(
         from encoded: EncodedImage,
         size: PixelSize,
         style: EffectStyle,
         limits: DecodeLimits,
+        gated: Bool = false,
         trace: ServiceContext? = nil
     ) throws -> PreparedImages {
         let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits) }
+        if gated {
+            let verdict = traced("image.gate", parent: trace) { PhotoQuality(decoded).verdict }
+            guard verdict == .pass else { throw PhotoRejected(verdict: verdict) }
+        }
         let sharp = traced("image.crop", parent: trace) { CoverCrop.apply(decoded, to: size) }
         return PreparedImages(sharp: sharp, style: style)
     }

@@ -20,12 +20,14 @@ package struct Renderer: Sendable {
     let limits: DecodeLimits
     let gate: RenderGate
     let prepared: MemoryLRU<PreparedKey, PreparedImages>
+    let metrics: BackdropMetrics
 
-    package init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate) {
+    package init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate, metrics: BackdropMetrics = BackdropMetrics()) {
         self.encoders = encoders
         self.limits = limits
         self.gate = gate
         self.prepared = MemoryLRU(budget: memoryBudget) { $0.byteCount }
+        self.metrics = metrics
     }
 
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
@@ -68,15 +70,25 @@ package struct Renderer: Sendable {
         style: EffectStyle,
         for client: RenderClient
     ) async throws -> PreparedImages {
-        let (limits, gate) = (self.limits, self.gate)
+        let (limits, gate, metrics) = (self.limits, self.gate, self.metrics)
+        // Photos from elsewhere pass the quality gate first; the stock photos were chosen by eye.
+        let gated = photo.origin != .stock
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
                 let encoded = try await load(photo, size)
                 span.attributes["backdrop.source_bytes"] = encoded.bytes.count
                 let trace = requestTraceContext
-                return try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
-                    try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, trace: trace)
+                do {
+                    let prepared = try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
+                        try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, gated: gated, trace: trace)
+                    }
+                    if gated { metrics.photoQuality(.pass) }
+                    return prepared
+                } catch let rejected as PhotoRejected {
+                    metrics.photoQuality(rejected.verdict)
+                    span.attributes["backdrop.quality"] = rejected.verdict.rawValue
+                    throw rejected
                 }
             }
         }

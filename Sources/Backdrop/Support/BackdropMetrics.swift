@@ -92,6 +92,12 @@ package struct BackdropMetrics: Sendable {
             .increment()
     }
 
+    /// The quality gate's verdict on a photo from elsewhere, once per photo prepared: pass, dark, bright, clipped,
+    /// blurred or flat.
+    func photoQuality(_ verdict: PhotoQuality.Verdict) {
+        Counter(label: "backdrop.photos.quality.total", dimensions: [("verdict", verdict.rawValue)], factory: self.factory).increment()
+    }
+
     /// `kind`: stale or stock.
     func fallback(_ kind: String) {
         Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()

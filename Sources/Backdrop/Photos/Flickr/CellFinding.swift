@@ -11,15 +11,15 @@ package struct CellFinding: Sendable, Codable, Equatable {
 
     package static let empty = CellFinding(candidates: [])
 
-    /// The choice among a search's results: by a stable hash of cell and window, then the next result.
+    /// Candidates kept: the chosen photo and its replacements, in order.
+    static let kept = 6
+
+    /// The choice among a search's results by ``PhotoRanking`` for the sky at the cell in the window's middle (the
+    /// stable hash of cell and window picking among the best few), then the next best as replacements.
     init(choosingFrom photos: [FlickrPhoto], cell: Geohash, window: TimeWindow) {
-        guard !photos.isEmpty else {
-            self.candidates = []
-            return
-        }
-        let first = Int(StableHash.of("\(cell.value)/\(window.index)") % UInt64(photos.count))
-        let order = photos.count > 1 ? [first, (first + 1) % photos.count] : [first]
-        self.candidates = order.map { photos[$0].sourcePhoto }
+        let ranking = PhotoRanking(phase: SunPhase(cell: cell, window: window))
+        let order = ranking.choose(photos.map { RankingCandidate($0, near: cell) }, key: "\(cell.value)/\(window.index)")
+        self.candidates = order.prefix(Self.kept).map { photos[$0].sourcePhoto }
     }
 
     /// The finding as replicas share it.

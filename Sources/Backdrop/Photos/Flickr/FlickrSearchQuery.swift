@@ -14,6 +14,8 @@ package struct FlickrSearchQuery: Sendable, Hashable {
     /// Size URLs asked for, with their labels; `url_l` (1024 px) is the smallest a usable result must offer.
     static let sizeLabels = ["z", "c", "l", "h", "k"]
     static let perPage = 250
+    /// The credit's fields, the sizes, and what the ranking reads (``FlickrPhotoFacts``), all in the one call.
+    static let extras = ["license", "owner_name", "path_alias"] + sizeLabels.map { "url_\($0)" } + ["date_taken", "tags", "geo", "views", "o_dims"]
 
     package init(latitude: Double, longitude: Double, radiusKm: Double, tags: String, licenses: String, minUploadDate: Int64?) {
         self.latitude = latitude
@@ -45,7 +47,8 @@ package struct FlickrSearchQuery: Sendable, Hashable {
             ("safe_search", "1"),
             ("content_types", "0"),
             ("media", "photos"),
-            ("extras", (["license", "owner_name", "path_alias"] + Self.sizeLabels.map { "url_\($0)" }).joined(separator: ",")),
+            ("extras", Self.extras.joined(separator: ",")),
+            ("sort", "interestingness-desc"),
             ("per_page", String(Self.perPage)),
         ]
         return items

@@ -29,11 +29,11 @@ package struct FlickrSearchResponse: Sendable, Equatable {
         case nil, .null?: items = []
         default: throw FlickrError(.malformed, "Flickr's photo list is not an array")
         }
-        let photos = items.compactMap { Self.photo($0, allowedLicenses: allowedLicenses) }
+        let photos = items.enumerated().compactMap { order, item in Self.photo(item, order: order, allowedLicenses: allowedLicenses) }
         return FlickrSearchResponse(total: page["total"]?.integer ?? photos.count, photos: photos)
     }
 
-    private static func photo(_ value: JSONValue, allowedLicenses: Set<Int>) -> FlickrPhoto? {
+    private static func photo(_ value: JSONValue, order: Int, allowedLicenses: Set<Int>) -> FlickrPhoto? {
         guard case .object(let fields) = value,
             let id = fields["id"]?.text, !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (48...57).contains($0) }),
             let owner = fields["owner"]?.text, !owner.isEmpty,
@@ -56,8 +56,33 @@ package struct FlickrSearchResponse: Sendable, Equatable {
             pathAlias: (fields["pathalias"] ?? fields["path_alias"])?.text,
             title: fields["title"]?.text ?? "",
             license: license,
-            sizes: sizes
+            sizes: sizes,
+            facts: Self.facts(fields, order: order)
         )
+    }
+
+    /// The ranking's extras, each in whichever form Flickr sent it (numbers as numbers or strings, absent, empty).
+    private static func facts(_ fields: [String: JSONValue], order: Int) -> FlickrPhotoFacts {
+        var facts = FlickrPhotoFacts()
+        facts.order = order
+        if let taken = fields["datetaken"]?.text, taken.utf8.count == 19, fields["datetakengranularity"]?.integer ?? 0 == 0,
+            fields["datetakenunknown"]?.integer ?? 0 == 0
+        {
+            facts.exactTaken = taken
+        }
+        facts.tags = (fields["tags"]?.text ?? "").split(separator: " ").prefix(100).map { $0.lowercased() }
+        facts.context = fields["context"]?.integer ?? 0
+        facts.accuracy = fields["accuracy"]?.integer ?? 0
+        if facts.accuracy > 0, let latitude = fields["latitude"]?.number, let longitude = fields["longitude"]?.number,
+            (-90...90).contains(latitude), (-180...180).contains(longitude), latitude != 0 || longitude != 0
+        {
+            (facts.latitude, facts.longitude) = (latitude, longitude)
+        }
+        facts.views = max(0, fields["views"]?.integer ?? 0)
+        if let width = fields["o_width"]?.integer, let height = fields["o_height"]?.integer, width > 0, height > 0 {
+            (facts.originalWidth, facts.originalHeight) = (width, height)
+        }
+        return facts
     }
 
     /// `jsonFlickrApi({...})` (what Flickr sends without `nojsoncallback=1`) becomes `{...}`.
@@ -79,6 +104,15 @@ extension JSONValue {
         switch self {
         case .string(let string): string
         case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: nil
+        }
+    }
+
+    /// A number, or a string holding one.
+    var number: Double? {
+        switch self {
+        case .number(let number): number.isFinite ? number : nil
+        case .string(let string): Double(string.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
         default: nil
         }
     }

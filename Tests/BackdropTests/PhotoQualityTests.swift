@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import Backdrop
+
+/// The quality gate: what passes (every stock photo, the fixture photo), what does not (black, white, clipped, flat,
+/// blurred), and a photo turned down replaced by the next candidate through the stand-in Flickr.
+@Suite("Photo quality")
+struct PhotoQualityTests {
+    @Test func theStockPhotosAndTheFixturePhotoPass() throws {
+        for number in 0..<9 {
+            let quality = PhotoQuality(try Fixtures.stockPhoto(number))
+            #expect(quality.verdict == .pass, "stock \(number): \(quality)")
+            #expect(quality.sharpness >= 150 && quality.spread >= 18, "stock \(number) passes with a margin: \(quality)")
+        }
+        let photo = try JPEGDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"))
+        #expect(PhotoQuality(photo).verdict == .pass)
+        let blurred = try JPEGDecoder.decode(try Fixtures.bytes("blurred-photo.jpg"))
+        #expect(PhotoQuality(blurred).verdict == .blurred, "\(PhotoQuality(blurred))")
+    }
+
+    @Test func whatFails() {
+        var rng = SeededGenerator(seed: 20_261_125)
+        func noise(_ width: Int, _ height: Int, around level: Int, by amount: Int) -> RGBImage {
+            RGBImage(width: width, height: height) { out in
+                for i in out.indices { out[i] = UInt8(clamping: level + Int.random(in: -amount...amount, using: &rng)) }
+            }
+        }
+        #expect(PhotoQuality(solid(800, 600, (2, 2, 3))).verdict == .dark)
+        #expect(PhotoQuality(noise(800, 600, around: 4, by: 4)).verdict == .dark, "a lens cap: black with sensor noise")
+        #expect(PhotoQuality(solid(800, 600, (252, 253, 252))).verdict == .bright)
+        let halves = RGBImage(width: 800, height: 600) { out in
+            for i in out.indices { out[i] = (i / 3) % 800 < 400 ? 0 : 255 }
+        }
+        #expect(PhotoQuality(halves).verdict == .clipped)
+        #expect(PhotoQuality(noise(800, 600, around: 128, by: 3)).verdict == .flat, "a grey page")
+        let gradient = RGBImage(width: 1024, height: 768) { out in
+            for i in out.indices { out[i] = UInt8((i / 3) % 1024 / 4) }
+        }
+        #expect(PhotoQuality(gradient).verdict == .blurred, "smooth all over: no detail")
+        #expect(PhotoQuality(noise(1024, 768, around: 128, by: 60)).verdict == .pass, "detail everywhere")
+        #expect(PhotoQuality(solid(1, 1, (128, 128, 128))).verdict == .flat, "tiny images do not trap")
+    }
+
+    @Test func aPhotoTurnedDownIsReplacedByTheNextCandidate() async throws {
+        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in
+            var blurred = flickr.result(id: "53000000001", image: "blurred.jpg")
+            blurred.extras = [("context", "2"), ("accuracy", "16")]  // ranked first: outdoors, placed to a street
+            let sharp = flickr.result(id: "53000000002", image: "photo.jpg")
+            return [.json(StandInFlickr.searchJSON([blurred, sharp]))]
+        }
+        let metrics = BackdropMetrics()
+        try await FlickrTests.withBackdrop(answers, metrics: metrics) { flickr, client, records in
+            let answer = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&\(FlickrTests.small)", source: "flickr")
+            #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53000000002", "the blurred photo was turned down")
+            #expect(flickr.downloads.count == 2 && flickr.searches.count == 1)
+            let again = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=320&height=568", source: "flickr")
+            #expect(again.headers[BackdropHeaders.photoID] == "flickr-53000000002", "for the rest of the window")
+            #expect(records.all.contains { $0.message.contains("photo unusable") })
+        }
+    }
+}
+
+/// SplitMix64: a seeded generator, so that random images are the same each run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { self.state = seed }
+    mutating func next() -> UInt64 {
+        self.state &+= 0x9E37_79B9_7F4A_7C15
+        var z = self.state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

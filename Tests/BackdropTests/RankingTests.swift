@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import Backdrop
+
+/// The ranking of a cell's candidates (no network), what a candidate shows of the sky, and the ranking through the
+/// stand-in Flickr: the search asks for what it needs, the sky at the place decides.
+@Suite("Ranking")
+struct RankingTests {
+    static func candidate(
+        _ id: String,
+        owner: String? = nil,
+        shown: SunPhase? = nil,
+        setting: RankingCandidate.Setting = .unsaid,
+        accuracy: Int = 16,
+        order: Int = 0,
+        size: (Int, Int) = (1200, 1600)
+    ) -> RankingCandidate {
+        RankingCandidate(
+            id: id,
+            owner: owner ?? "owner-\(id)",
+            shown: shown,
+            setting: setting,
+            accuracy: accuracy,
+            order: order,
+            width: size.0,
+            height: size.1
+        )
+    }
+
+    @Test func theSkyAtThePlaceDecidesFirst() {
+        let candidates = [
+            Self.candidate("night", shown: .night, order: 0), Self.candidate("day", shown: .day, order: 1),
+            Self.candidate("dusk", shown: .dusk, order: 2), Self.candidate("unknown", order: 3),
+        ]
+        func ranked(_ phase: SunPhase) -> [String] { PhotoRanking(phase: phase).rank(candidates).map { candidates[$0].id } }
+        #expect(ranked(.day) == ["day", "unknown", "dusk", "night"], "at noon a day photo wins; undated photos are mostly day ones")
+        #expect(ranked(.night) == ["night", "unknown", "dusk", "day"], "at night a night photo wins; a day photo comes last")
+        #expect(ranked(.dusk) == ["dusk", "day", "unknown", "night"], "golden light: the golden photo, then its neighbours")
+        #expect(ranked(.twilight) == ["night", "dusk", "unknown", "day"])
+    }
+
+    @Test func indoorsOnlyWhenNothingElseIsLeft() {
+        let candidates = [
+            Self.candidate("indoors", shown: .day, setting: .indoors, order: 0), Self.candidate("said", shown: .day, setting: .outdoors, order: 2),
+            Self.candidate("unsaid", shown: .day, order: 1), Self.candidate("night-outdoors", shown: .night, setting: .outdoors, order: 3),
+        ]
+        let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
+        #expect(ranked == ["said", "unsaid", "night-outdoors", "indoors"], "even a photo of the wrong sky beats an indoor one")
+    }
+
+    @Test func thenAccuracyThenTheSourcesOrderThenTheShape() {
+        let candidates = [
+            Self.candidate("region", accuracy: 6, order: 0), Self.candidate("street", accuracy: 16, order: 90),
+            Self.candidate("city-late", accuracy: 11, order: 120), Self.candidate("city-early", accuracy: 12, order: 10),
+            Self.candidate("city-early-wide", accuracy: 11, order: 5, size: (2000, 1000)),
+        ]
+        let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
+        #expect(ranked == ["street", "city-early", "city-early-wide", "city-late", "region"], "\(ranked)")
+    }
+
+    @Test func noOwnerTakesMoreThanTwoOfTheBest() {
+        let burst = (0..<6).map { Self.candidate("burst\($0)", owner: "one", shown: .day, order: $0) }
+        let others = (0..<3).map { Self.candidate("other\($0)", shown: .day, order: 10 + $0) }
+        let candidates = burst + others
+        let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
+        #expect(Array(ranked.prefix(5)) == ["burst0", "burst1", "other0", "other1", "other2"], "\(ranked)")
+        for window in 0..<50 {
+            let order = PhotoRanking(phase: .day).choose(candidates, key: "u09tv/\(window)")
+            #expect(order.prefix(5).filter { candidates[$0].owner == "one" }.count <= 2, "window \(window)")
+            #expect(Set(order).count == candidates.count, "every candidate once")
+        }
+    }
+
+    @Test func theHashPicksAmongTheBestFewSoWindowsChange() {
+        let candidates = (0..<20).map { Self.candidate("p\($0)", shown: $0 < 8 ? .night : .day, order: $0) }
+        var chosen = Set<String>()
+        for window in 0..<40 {
+            let first = candidates[PhotoRanking(phase: .night).choose(candidates, key: "u09tv/\(window)")[0]]
+            #expect(first.shown == .night && first.order < PhotoRanking.poolSize, "only the best few of the right sky: \(first.id)")
+            chosen.insert(first.id)
+        }
+        #expect(chosen.count == PhotoRanking.poolSize, "consecutive windows change: \(chosen.sorted())")
+        #expect(PhotoRanking(phase: .night).choose(candidates, key: "a") == PhotoRanking(phase: .night).choose(candidates, key: "a"))
+    }
+
+    @Test func whatACandidateShows() throws {
+        // Paris, 15 January: the camera's clock (local mean time there is UTC + 9 min) at noon, at 23:30, at 17:20
+        // (the sun set at 17:20 civil time, 16:20 UTC: within an hour of a boundary, so unknown).
+        #expect(ShownPhase.phase(taken: "2027-01-15 12:00:00", latitude: 48.85, longitude: 2.35) == .day)
+        #expect(ShownPhase.phase(taken: "2027-01-15 23:30:00", latitude: 48.85, longitude: 2.35) == .night)
+        #expect(ShownPhase.phase(taken: "2027-01-15 16:45:00", latitude: 48.85, longitude: 2.35) == nil)
+        // Tokyo at 21:00 on its clock is night; 139.7° E is 9 h 19 min ahead of UTC by the sun.
+        #expect(ShownPhase.phase(taken: "2026-07-01 21:00:00", latitude: 35.68, longitude: 139.7) == .night)
+        #expect(ShownPhase.phase(taken: "2026-07-01 12:00:00", latitude: 35.68, longitude: 139.7) == .day)
+        #expect(ShownPhase.phase(taken: "2026-13-01 12:00:00", latitude: 0, longitude: 0) == nil)
+        #expect(ShownPhase.phase(taken: "yesterday", latitude: 0, longitude: 0) == nil)
+        #expect(ShownPhase.seconds("1970-01-01 00:00:00") == 0 && ShownPhase.seconds("2000-03-01 00:00:00") == 951_868_800)
+        #expect(ShownPhase.phase(tags: ["paris", "milkyway"]) == .night)
+        #expect(ShownPhase.phase(tags: ["sunset", "goldenhour"])?.group == "golden")
+        #expect(ShownPhase.phase(tags: ["bluehour"]) == .twilight)
+        #expect(ShownPhase.phase(tags: ["sunset", "stars"]) == nil, "tags that disagree say nothing sure")
+        #expect(ShownPhase.phase(tags: ["paris"]) == nil)
+    }
+
+    @Test func flickrsExtrasInEveryFormTheyCome() throws {
+        let answer = """
+            {"photos":{"page":1,"pages":1,"perpage":250,"total":"3","photo":[
+            {"id":"1","owner":"a@N00","title":"t","license":"4","url_l":"https://live.staticflickr.com/1_l.jpg","width_l":"1024","height_l":"768",
+             "datetaken":"2026-06-21 22:15:00","datetakengranularity":"0","datetakenunknown":"0","tags":"Paris nightphotography",
+             "latitude":"48.85","longitude":"2.35","accuracy":"16","context":"2","views":"1234","o_width":"4000","o_height":"6000"},
+            {"id":"2","owner":"b@N00","title":"t","license":4,"url_l":"https://live.staticflickr.com/2_l.jpg","width_l":1024,"height_l":768,
+             "datetaken":"2026-06-21 12:00:00","datetakengranularity":4,"datetakenunknown":0,"tags":"","latitude":0,"longitude":0,
+             "accuracy":0,"context":1,"views":7},
+            {"id":"3","owner":"c@N00","title":"t","license":"4","url_l":"https://live.staticflickr.com/3_l.jpg","width_l":"1024","height_l":"768",
+             "datetaken":"2026-06-21 12:00:00","datetakengranularity":"0","datetakenunknown":"1"}
+            ]},"stat":"ok"}
+            """
+        let photos = try FlickrSearchResponse.parse(Array(answer.utf8), allowedLicenses: [4]).photos
+        #expect(photos.map(\.id) == ["1", "2", "3"])
+        let first = photos[0].facts
+        #expect(first.exactTaken == "2026-06-21 22:15:00" && first.tags == ["paris", "nightphotography"] && first.context == 2)
+        #expect(first.accuracy == 16 && first.latitude == 48.85 && first.longitude == 2.35 && first.views == 1234)
+        #expect(first.originalWidth == 4000 && first.originalHeight == 6000 && first.order == 0)
+        let second = photos[1].facts
+        #expect(second.exactTaken == nil, "granularity 4 (a month): not exact")
+        #expect(second.context == 1 && second.accuracy == 0 && second.latitude == nil && second.order == 1)
+        #expect(photos[2].facts.exactTaken == nil, "datetakenunknown 1: Flickr made the date up")
+        let cell = try #require(Geohash("u09tv"))
+        #expect(RankingCandidate(photos[0], near: cell).shown == .night && RankingCandidate(photos[0], near: cell).height == 6000)
+        #expect(RankingCandidate(photos[1], near: cell).setting == .indoors && RankingCandidate(photos[1], near: cell).shown == nil)
+    }
+
+    // MARK: - through the stand-in Flickr
+
+    static func dated(_ flickr: StandInFlickr, _ id: String, taken: String, tags: String = "", context: Int = 0) -> StandInFlickr.Result {
+        var result = flickr.result(id: id)
+        result.extras = [
+            ("datetaken", "\"\(taken)\""), ("datetakengranularity", "0"), ("datetakenunknown", "\"0\""), ("tags", "\"\(tags)\""),
+            ("latitude", "48.8566"), ("longitude", "2.3522"), ("accuracy", "\"16\""), ("context", "\(context)"),
+        ]
+        return result
+    }
+
+    static func answers(_ flickr: StandInFlickr) -> [FlickrTests.Answer] {
+        [
+            .json(
+                StandInFlickr.searchJSON([
+                    Self.dated(flickr, "53000000001", taken: "2026-07-04 23:40:00", tags: "paris night"),
+                    Self.dated(flickr, "53000000002", taken: "2026-07-04 13:10:00", tags: "paris"),
+                    Self.dated(flickr, "53000000003", taken: "2026-07-04 14:00:00", context: 1),
+                ])
+            )
+        ]
+    }
+
+    @Test(
+        "the sky at the place picks the photo, through the stand-in Flickr",
+        arguments: [("2027-01-15T12:05:00Z", "flickr-53000000002"), ("2027-01-15T23:05:00Z", "flickr-53000000001")]
+    )
+    func throughTheStandIn(_ now: String, _ expected: String) async throws {
+        let clock = FixedClock(date: try #require(ISO8601DateFormatter().date(from: now)))
+        try await FlickrTests.withBackdrop(Self.answers, clock: clock) { flickr, client, _ in
+            let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            #expect(json["photoId"] as? String == expected, "at \(now)")
+            let query = try #require(flickr.searches.first).query
+            #expect(query["sort"] == "interestingness-desc")
+            let extras = Set((query["extras"] ?? "").split(separator: ",").map(String.init))
+            #expect(extras.isSuperset(of: ["date_taken", "tags", "geo", "views", "o_dims"]), "\(extras)")
+            #expect(flickr.searches.count == 1, "still one search per cell-window")
+        }
+    }
+}
