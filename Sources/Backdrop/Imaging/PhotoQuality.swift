@@ -58,7 +58,9 @@ package struct PhotoQuality: Sendable, Equatable {
             for y in 1..<(height - 1) {
                 for x in 1..<(width - 1) {
                     let index = y * width + x
-                    let value = Double(luminance[index - width] + luminance[index + width] + luminance[index - 1] + luminance[index + 1] - 4 * luminance[index])
+                    let value = Double(
+                        luminance[index - width] + luminance[index + width] + luminance[index - 1] + luminance[index + 1] - 4 * luminance[index]
+                    )
                     laplacians += value
                     laplacianSquares += value * value
                     inner += 1
