@@ -20,7 +20,6 @@ Checks:
   as one client while a client of another /64 is served.
 Everything binds 127.0.0.x, every loop is bounded in time, and the server is stopped at the end.
 """
-import http.client
 import os
 import random
 import resource
@@ -36,31 +35,12 @@ from checks import check, finish, run_part  # noqa: E402
 import router_flood  # noqa: E402
 
 
-
-
 def get(port, path, source="127.0.0.1", timeout=30, headers=None):
-    """(status, headers, body length, seconds) of one request on a fresh connection from `source`."""
-    started = time.monotonic()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
-    try:
-        connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
-        body = response.read()
-        return response.status, dict(response.getheaders()), len(body), time.monotonic() - started
-    except (OSError, http.client.HTTPException) as error:
-        return 0, {"error": str(error)}, 0, time.monotonic() - started
-    finally:
-        connection.close()
+    """(status, headers, body length, seconds) of one request to the server on a fresh connection from `source`."""
+    return router_flood.request("127.0.0.1", port, path, source, headers, timeout)
 
 
-def wait_until(condition, seconds):
-    """Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
+wait_until = router_flood.wait_until
 
 
 def closed_means_closed(binary):
@@ -177,7 +157,7 @@ class Flood:
             with self.lock:
                 self.counts[str(status) if status in (200, 503) else "other"] += 1
                 if status == 503:
-                    self.counts["retry_after"].add(headers.get("Retry-After"))
+                    self.counts["retry_after"].add(headers.get("retry-after"))
 
     def end(self):
         self.stop.set()

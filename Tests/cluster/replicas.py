@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +15,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from backdrop_server import PHOTO, free_port, metric  # noqa: E402
+import router_flood  # noqa: E402
 
 
 GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
@@ -146,21 +146,4 @@ class Replica:
 
 def fetch_all(urls, workers=50):
     """GETs every URL with `workers` threads at once; returns the answers in order."""
-    answers = [None] * len(urls)
-    queue = list(enumerate(urls))
-    lock = threading.Lock()
-
-    def work():
-        while True:
-            with lock:
-                if not queue:
-                    return
-                index, url = queue.pop()
-            answers[index] = get(url, timeout=60)
-
-    threads = [threading.Thread(target=work) for _ in range(min(workers, len(urls)))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
+    return router_flood.concurrent(lambda n: get(urls[n], timeout=60), len(urls), threads=min(workers, len(urls)))

@@ -15,15 +15,17 @@ import time
 
 
 def request(host, port, path, source, headers=None, timeout=30):
-    """(status, headers) of one GET on a fresh connection from `source`; status 0 when the connection failed."""
+    """(status, headers with lower-case names, body length, seconds) of one GET on a fresh connection from `source`;
+    status 0 when the connection failed (the error in headers["error"])."""
+    started = time.monotonic()
     connection = http.client.HTTPConnection(host, port, timeout=timeout, source_address=(source, 0))
     try:
         connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
-        response.read()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}
-    except (OSError, http.client.HTTPException):
-        return 0, {}
+        body = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, len(body), time.monotonic() - started
+    except (OSError, http.client.HTTPException) as error:
+        return 0, {"error": str(error)}, 0, time.monotonic() - started
     finally:
         connection.close()
 
@@ -106,7 +108,7 @@ def bystander_under_flood(host, port, flooder, bystander, warm_cell, forge=None,
         for _ in range(rounds):
             own = f"/background?lat={rng.uniform(-50, 50):.4f}&lon={rng.uniform(-150, 150):.4f}&width=320&height=568&format=jpeg"
             for path in ["/health", warm, "/backdrop.js", f"/background.json?cell={warm_cell}", own]:
-                status, _ = request(host, port, path, bystander, bystander_headers)
+                status = request(host, port, path, bystander, bystander_headers)[0]
                 answers.append((path.split("?")[0] + ("?cell" if "cell=" in path else ""), status))
     finally:
         statuses = flood.end()
