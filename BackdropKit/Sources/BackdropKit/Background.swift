@@ -49,6 +49,9 @@ public struct Background: Sendable, Hashable, Decodable {
     public let credit: String
     /// The geohash cell the photo was chosen for (`none` without a location).
     public let cell: String
+    /// The sky at the cell now, from the sun's elevation; nil without a location (or for a phase this client does not
+    /// know yet).
+    public let phase: Phase?
     public let window: Window
     /// A note that the image is a modified copy of the photo.
     public let modified: String
@@ -65,7 +68,12 @@ public struct Background: Sendable, Hashable, Decodable {
     public var expiry: Date { self.receivedAt.addingTimeInterval(TimeInterval(self.window.secondsLeft)) }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, window, modified, images, notice
+        case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, window, modified, images, notice
+    }
+
+    /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
+    public enum Phase: String, Sendable, Decodable, CaseIterable {
+        case night, twilight, golden, day
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,6 +87,7 @@ public struct Background: Sendable, Hashable, Decodable {
         self.license = try container.decode(License.self, forKey: .license)
         self.credit = try container.decode(String.self, forKey: .credit)
         self.cell = try container.decode(String.self, forKey: .cell)
+        self.phase = (try? container.decodeIfPresent(String.self, forKey: .phase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
         self.window = try container.decode(Window.self, forKey: .window)
         self.modified = try container.decode(String.self, forKey: .modified)
         self.images = try container.decode(Images.self, forKey: .images)

@@ -83,6 +83,7 @@ struct LiveTests {
         let (data, _) = try await URLSession.shared.data(from: url)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(json.keys).isSubset(of: Background.CodingKeys.allCases.map(\.rawValue)))
+        #expect((json["phase"] as? String).flatMap(Background.Phase.init(rawValue:)) != nil, "a place has a phase the client knows")
         let images = try #require(json["images"] as? [String: Any])
         #expect(Set(images.keys) == Set(Background.Images.CodingKeys.allCases.map(\.rawValue)))
     }

@@ -63,7 +63,7 @@ struct OpenAPITests {
         let info = ["components", "schemas", "BackgroundInfo"]
         let images = info + ["properties", "images"]
         let models: [([String], [String], Set<String>)] = [
-            (info, Background.CodingKeys.allCases.map(\.rawValue), ["photoNote", "notice"]),
+            (info, Background.CodingKeys.allCases.map(\.rawValue), ["photoNote", "phase", "notice"]),
             (info + ["properties", "license"], Background.License.CodingKeys.allCases.map(\.rawValue), []),
             (info + ["properties", "window"], Background.Window.CodingKeys.allCases.map(\.rawValue), []),
             (images, Background.Images.CodingKeys.allCases.map(\.rawValue), []),
@@ -90,6 +90,8 @@ struct OpenAPITests {
         #expect(Set(style["enum"] as? [String] ?? []) == Set(BackgroundStyle.allCases.map(\.rawValue)))
         let source = try self.object(["components", "schemas", "BackgroundInfo", "properties", "source"])
         #expect(Set(source["enum"] as? [String] ?? []) == Set([Background.Source.flickr, .stock, .staleFlickr].map(\.rawValue)))
+        let phase = try self.object(["components", "schemas", "BackgroundInfo", "properties", "phase"])
+        #expect(Set(phase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue)))
         let info = try self.object(["paths", "/background.json", "get"])
         let parameters = try #require(info["parameters"] as? [Object]).compactMap { ($0["$ref"] as? String)?.split(separator: "/").last }
         #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "width", "height", "style", "accept"], "what the client sends")
