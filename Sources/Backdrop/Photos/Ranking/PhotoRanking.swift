@@ -37,22 +37,21 @@ struct PhotoRanking: Sendable {
 
     /// The candidates' indices, the chosen one first.
     func choose(_ candidates: [RankingCandidate], key: String) -> [Int] {
-        let (first, later) = self.ranked(candidates)
+        let (first, later, scores) = self.ranked(candidates)
         guard let best = first.first else { return [] }
-        let bestKey = self.score(candidates[best]).prefix(2)
-        let pool = first.prefix { self.score(candidates[$0]).prefix(2) == bestKey }.prefix(Self.poolSize)
+        let pool = first.prefix { scores[$0].prefix(2) == scores[best].prefix(2) }.prefix(Self.poolSize)
         let pick = pool[pool.startIndex + Int(StableHash.of(key) % UInt64(pool.count))]
         return [pick] + (first + later).filter { $0 != pick }
     }
 
     /// The candidates' indices, best first, at most ``perOwner`` of one owner before every other owner's.
     func rank(_ candidates: [RankingCandidate]) -> [Int] {
-        let (first, later) = self.ranked(candidates)
+        let (first, later, _) = self.ranked(candidates)
         return first + later
     }
 
-    /// The best of each owner (``perOwner`` at most), best first; then every owner's others.
-    private func ranked(_ candidates: [RankingCandidate]) -> (first: [Int], later: [Int]) {
+    /// The best of each owner (``perOwner`` at most), best first; then every owner's others; and every candidate's score.
+    private func ranked(_ candidates: [RankingCandidate]) -> (first: [Int], later: [Int], scores: [[Int]]) {
         let scores = candidates.map(self.score)
         let sorted = candidates.indices.sorted { a, b in
             if scores[a] != scores[b] { return scores[a].lexicographicallyPrecedes(scores[b]) == false }
@@ -66,7 +65,7 @@ struct PhotoRanking: Sendable {
             taken[candidates[index].owner, default: 0] += 1
             if taken[candidates[index].owner, default: 0] <= Self.perOwner { first.append(index) } else { later.append(index) }
         }
-        return (first, later)
+        return (first, later, scores)
     }
 
     /// The score's terms, each higher for better (see the type's summary).
