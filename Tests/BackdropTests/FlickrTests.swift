@@ -34,6 +34,15 @@ struct FlickrTests {
         return settings
     }
 
+    /// For tests of what is chosen, not of when: they run beside the whole suite, where a 3-s download can take longer,
+    /// so per-call timeouts and the deadline are far beyond anything a healthy stand-in needs.
+    static let patient: @Sendable (inout Settings) -> Void = { settings in
+        settings.flickr.connectTimeoutSeconds = 20
+        settings.flickr.totalTimeoutSeconds = 60
+        settings.flickr.requestDeadlineSeconds = 90
+        settings.cluster.leaseSeconds = 120
+    }
+
     /// Runs Backdrop against a stand-in answering `answers`; the body gets the stand-in, a client and the log.
     static func withBackdrop(
         _ answers: @escaping @Sendable (StandInFlickr) -> [Answer],

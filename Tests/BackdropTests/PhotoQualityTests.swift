@@ -50,7 +50,7 @@ struct PhotoQualityTests {
             return [.json(StandInFlickr.searchJSON([blurred, sharp]))]
         }
         let metrics = BackdropMetrics()
-        try await FlickrTests.withBackdrop(answers, metrics: metrics) { flickr, client, records in
+        try await FlickrTests.withBackdrop(answers, configure: FlickrTests.patient, metrics: metrics) { flickr, client, records in
             let answer = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&\(FlickrTests.small)", source: "flickr")
             #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53000000002", "the blurred photo was turned down")
             #expect(flickr.downloads.count == 2 && flickr.searches.count == 1)

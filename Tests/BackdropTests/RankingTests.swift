@@ -160,7 +160,7 @@ struct RankingTests {
     )
     func throughTheStandIn(_ now: String, _ expected: String) async throws {
         let clock = FixedClock(date: try #require(ISO8601DateFormatter().date(from: now)))
-        try await FlickrTests.withBackdrop(Self.answers, clock: clock) { flickr, client, _ in
+        try await FlickrTests.withBackdrop(Self.answers, clock: clock, configure: FlickrTests.patient) { flickr, client, _ in
             let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
             #expect(json["photoId"] as? String == expected, "at \(now)")
