@@ -88,6 +88,7 @@ test-cluster: static test-deps
 bench-deps: deps
 	@Tools/ensure-packages.sh $(BENCH_PACKAGES) $(CLUSTER_PACKAGES)
 	@[ -x $(BENCH_VENV)/bin/python ] || (python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q -r $(ANCHORS)/requirements.txt)
+	@$(BENCH_VENV)/bin/python -c "import timezonefinder" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q timezonefinder==9.0.0
 
 bench: bench-deps
 	$(SWIFT) build -c release --product backdrop-bench
@@ -104,6 +105,7 @@ bench: bench-deps
 	python3 Tests/cli/hostile_clients.py .build/release/backdrop --bench
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
+	$(BENCH_VENV)/bin/python Benchmarks/solar_time.py
 
 clean:
 	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)

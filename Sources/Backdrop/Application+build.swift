@@ -20,7 +20,11 @@ package func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = settings.logger(logger)
     let descriptors = settings.descriptors()
-    let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits)
+    let stock = StockPhotoSource(
+        folder: URL(fileURLWithPath: settings.photos.stockFolder),
+        limits: settings.images.limits,
+        deny: PhotoDenylist(settings.photos.deny)
+    )
     let sweeper = CacheSweeper.make(settings: settings, openFiles: descriptors.openFiles, clock: clock, logger: logger, metrics: metrics)
     let postgres = try PostgresCoordinator.make(settings: settings, clock: clock, logger: logger, metrics: metrics)
     let coordinator: any ClusterCoordinator = postgres ?? LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)

@@ -151,7 +151,7 @@ struct AdmissionTests {
 
     @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
         let clock = MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
-        let state = FlickrState(clock: clock)
+        let state = SearchState(clock: clock)
         let key = CellWindow(cell: "u09tv", window: 1)
         await state.noteLeaseElsewhere(key, until: clock.now().addingTimeInterval(5))
         await state.noteTimeout(for: key)

@@ -52,7 +52,9 @@ struct CORSTests {
                 let answer = try await Self.get(client, uri, method: method, headers)
                 #expect(Int(answer.status.code) == status, "\(method) \(uri)")
                 #expect(answer.headers[.accessControlAllowOrigin] == "*", "\(method) \(uri)")
-                let exposed = Set((answer.headers[.accessControlExposeHeaders] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                let exposed = Set(
+                    (answer.headers[.accessControlExposeHeaders] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                )
                 for name in [
                     "X-Backdrop-Source", "X-Backdrop-Photo-Id", "X-Backdrop-Cell", "X-Backdrop-Credit", "X-Backdrop-Title", "X-Backdrop-Author",
                     "X-Backdrop-License", "X-Backdrop-License-Url", "X-Backdrop-Photo-Url", "Link", "ETag", "Last-Modified", "Retry-After", "Vary",

@@ -117,7 +117,7 @@ struct ClusterTests {
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
         let photo = try await source.photo(for: .cell(Self.cell), in: Self.window)
-        #expect(photo == theirs.candidates[0] && photo.origin == .flickr)
+        #expect(photo.id == theirs.candidates[0].id && photo.origin == .flickr)
         #expect(searcher.count.withLock { $0 } == 0)
         _ = try await source.photo(for: .cell(Self.cell), in: Self.window)
         #expect(coordinator.record.withLock { $0.claims } == 1, "the finding is kept for the window")
@@ -163,12 +163,15 @@ struct ClusterTests {
     }
 
     @Test func theFindingIsTheRankedChoiceThenTheNextResults() {
-        let photos = (1...8).map { Self.photo("\($0)") }
+        let photos = (1...20).map { Self.photo("\($0)") }
         let finding = CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)
         let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
         let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
-        #expect(finding.candidates == order.prefix(CellFinding.kept).map { photos[$0].sourcePhoto })
-        #expect(finding.photo(skipped: CellFinding.kept) == nil && Set(finding.candidates.map(\.id)).count == CellFinding.kept)
+        #expect(finding.candidates.map(\.id) == order.prefix(CellFinding.kept).map { photos[$0].sourcePhoto.id })
+        #expect(
+            finding.photo(variant: 0, excluding: Set(finding.candidates.map(\.id))) == nil
+                && Set(finding.candidates.map(\.id)).count == CellFinding.kept
+        )
         #expect(CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window) == finding, "the same in every replica")
         #expect(CellFinding(choosingFrom: [photos[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
         let json = try? JSONEncoder().encode(finding)

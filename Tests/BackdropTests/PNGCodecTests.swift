@@ -78,12 +78,6 @@ struct PNGCodecTests {
         let error = try #require(throws: ImagingError.self) { try PNGDecoder.decode(png, limits: DecodeLimits(maxPixels: 50_000)) }
         #expect(error.isTooLarge)
     }
-
-    @Test func stockPhotosDecodeAtTheirNamedSizes() throws {
-        #expect(try Fixtures.stockPhoto(0).width == 640)
-        #expect(try Fixtures.stockPhoto(0).height == 1136)
-        #expect(try Fixtures.stockPhoto(0, retina: false).width == 320)
-    }
 }
 
 extension PNGOptions: CustomTestStringConvertible {

@@ -40,6 +40,23 @@ struct PhotoQualityTests {
         #expect(PhotoQuality(gradient).verdict == .blurred, "smooth all over: no detail")
         #expect(PhotoQuality(noise(1024, 768, around: 128, by: 60)).verdict == .pass, "detail everywhere")
         #expect(PhotoQuality(solid(1, 1, (128, 128, 128))).verdict == .flat, "tiny images do not trap")
+
+        // An undated photo's light must suit the sky at the place; a dated one is not judged by it.
+        func blocks(around level: Int, by amount: Int) -> RGBImage {  // grey 8-px blocks: detail the reduced copy keeps
+            let values = (0..<(128 * 96)).map { _ in UInt8(clamping: level + Int.random(in: -amount...amount, using: &rng)) }
+            return RGBImage(width: 1024, height: 768) { out in
+                for i in out.indices { out[i] = values[(i / 3 / 1024 / 8) * 128 + (i / 3 % 1024) / 8] }
+            }
+        }
+        let dark = PhotoQuality(blocks(around: 25, by: 20))
+        let bright = PhotoQuality(blocks(around: 200, by: 40))
+        #expect(dark.verdict == .pass && bright.verdict == .pass)
+        #expect(dark.verdict(for: .init(sky: .day, shown: nil)) == .darkForDay)
+        #expect(dark.verdict(for: .init(sky: .day, shown: .night)) == .pass, "its time taken says night: its light is not judged")
+        #expect(dark.verdict(for: .init(sky: .night, shown: nil)) == .pass)
+        #expect(bright.verdict(for: .init(sky: .night, shown: nil)) == .brightForNight)
+        #expect(bright.verdict(for: .init(sky: .day, shown: nil)) == .pass)
+        #expect(bright.verdict(for: .init(sky: .dusk, shown: nil)) == .pass, "golden light: either may be right")
     }
 
     @Test func aPhotoTurnedDownIsReplacedByTheNextCandidate() async throws {

@@ -5,53 +5,67 @@ import Testing
 
 @Suite("Stock photos")
 struct StockPhotoTests {
-    @Test func shippedLibraryHasEveryPhotoCredited() throws {
-        let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
-        #expect(library.entries.count >= 8)
-        for entry in library.entries {
-            #expect(entry.size == PixelSize(width: 640, height: 1136), "the @2x file is preferred")
-            #expect(entry.file.lastPathComponent.hasSuffix("@2x.png"))
-            #expect(!entry.photo.attribution.author.isEmpty && entry.photo.attribution.licenseURL.hasPrefix("https://"))
-        }
+    static func jpeg(_ width: Int, _ height: Int, _ rgb: (UInt8, UInt8, UInt8)) throws -> Data {
+        Data(buffer: try JPEGEncoder.encode(solid(width, height, rgb), quality: 90))
     }
 
-    @Test func scanAcceptsGapsIgnoresOtherFilesAndPrefersTheLargest() throws {
+    @Test func shippedLibraryIsCreditedFullSizeAndCoversEveryPhaseGroup() throws {
+        let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
+        #expect(library.entries.count >= 12)
+        for entry in library.entries {
+            #expect(entry.size.width >= 900 && entry.size.height >= 1600, "\(entry.file.lastPathComponent): at the original's resolution")
+            #expect(entry.file.lastPathComponent.hasSuffix(".jpg") && JPEGDecoder.isJPEG(entry.bytes))
+            #expect(!entry.photo.attribution.author.isEmpty && entry.photo.attribution.licenseURL.hasPrefix("https://"))
+            #expect(entry.photo.shown != nil, "\(entry.photo.id) says what sky it shows")
+        }
+        let groups = Dictionary(grouping: library.entries) { $0.photo.shown?.group ?? "unknown" }
+        #expect(groups["night", default: []].count >= 2)
+        #expect(groups["twilight", default: []].count + groups["golden", default: []].count >= 2)
+        #expect(groups["day", default: []].count >= 2)
+    }
+
+    @Test func scanAcceptsGapsAndIgnoresOtherFiles() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let small = Array(buffer: try PNGEncoder.encode(solid(32, 57, (255, 0, 0))))
-        let large = Array(buffer: try PNGEncoder.encode(solid(64, 114, (0, 0, 255))))
-        try Data(small).write(to: folder.appendingPathComponent("007-StockPhoto-320x568.png"))
-        try Data(large).write(to: folder.appendingPathComponent("007-StockPhoto-320x568@2x.png"))
-        try Data(small).write(to: folder.appendingPathComponent("042-StockPhoto-320x568.png"))
-        try Data(small).write(to: folder.appendingPathComponent("notes.png"))
-        try Data("junk".utf8).write(to: folder.appendingPathComponent("1-StockPhoto-320x568.png"))
+        try Self.jpeg(64, 114, (0, 0, 255)).write(to: folder.appendingPathComponent("007-seven.jpg"))
+        try Self.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("042-forty-two.JPEG"))
+        try Self.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("notes.jpg"))
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("1-one.jpg"))
+        try Data("junk".utf8).write(to: folder.appendingPathComponent("003-old.png"))
         try Data(
             """
-            | number | title | author | licence | licence URL | source |
-            |---|---|---|---|---|---|
-            | 007 | Seven | Ann | CC0 1.0 | https://creativecommons.org/publicdomain/zero/1.0/ | https://example.org/7 |
-            | 042 | Forty-two | Bo | CC BY 4.0 | https://creativecommons.org/licenses/by/4.0/ | https://example.org/42 |
+            | number | title | author | licence | licence URL | source | phase |
+            |---|---|---|---|---|---|---|
+            | 007 | Seven | Ann | CC0 1.0 | https://creativecommons.org/publicdomain/zero/1.0/ | https://example.org/7 | golden |
+            | 042 | Forty-two | Bo | CC BY 4.0 | https://creativecommons.org/licenses/by/4.0/ | https://example.org/42 | sometimes |
             """.utf8
         ).write(to: folder.appendingPathComponent("CREDITS.md"))
         let library = try StockPhotoLibrary.load(folder: folder)
         #expect(library.entries.map(\.number) == [7, 42])
         #expect(library.entries[0].size == PixelSize(width: 64, height: 114))
+        #expect(library.entries[0].photo.shown?.group == "golden")
+        #expect(library.entries[1].photo.shown == nil, "a phase it does not know is no phase")
         #expect(library.entries[1].photo.attribution.title == "Forty-two")
         #expect(library.entries[1].photo.id == "stock-042")
     }
 
-    @Test func missingEmptyOrUncreditedFoldersAreRefused() throws {
+    @Test func missingEmptyUncreditedDuplicatedOrUnreadableFoldersAreRefused() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder.appendingPathComponent("nope")) }
         #expect(missing.description.contains("does not exist"))
         let empty = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(empty.description.contains("no stock photos"))
-        try Data(Array(buffer: try PNGEncoder.encode(solid(8, 8, (1, 1, 1))))).write(to: folder.appendingPathComponent("001-StockPhoto-320x568.png"))
-        try Data("| 002 | x | y | z | https://a | https://b |".utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
+        try Self.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-one.jpg"))
+        try Data("| 002 | x | y | z | https://a | https://b | day |".utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
         let uncredited = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(uncredited.description.contains("001"))
-        try Data("not a png".utf8).write(to: folder.appendingPathComponent("002-StockPhoto-320x568.png"))
-        #expect(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
+        try Self.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-again.jpg"))
+        let twice = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
+        #expect(twice.description.contains("same number"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("001-again.jpg"))
+        try Data("not a jpeg".utf8).write(to: folder.appendingPathComponent("002-two.jpg"))
+        let unreadable = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
+        #expect(unreadable.description.contains("002-two.jpg"))
     }
 }

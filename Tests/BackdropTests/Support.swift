@@ -13,10 +13,21 @@ enum Fixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let stockFolder = repositoryRoot.appendingPathComponent("StockPhotos")
 
+    /// Shipped stock photo `number`, cover-cropped to 640x1136 (320x568 without `retina`): test images of the sizes
+    /// the tests were written for.
+    /// Made once per process: tests run in a debug build, where the crop is slow.
     static func stockPhoto(_ number: Int, retina: Bool = true) throws -> RGBImage {
-        let name = String(format: "%03d-StockPhoto-320x568%@.png", number, retina ? "@2x" : "")
-        return try PNGDecoder.decode([UInt8](Data(contentsOf: stockFolder.appendingPathComponent(name))))
+        if let made = Self.stockPhotos.withLock({ $0["\(number)/\(retina)"] }) { return made }
+        let names = try FileManager.default.contentsOfDirectory(atPath: stockFolder.path)
+        let name = try #require(names.first { $0.hasPrefix(String(format: "%03d-", number)) && $0.hasSuffix(".jpg") })
+        let size = retina ? PixelSize(width: 640, height: 1136) : PixelSize(width: 320, height: 568)
+        let image = try JPEGDecoder.decode([UInt8](Data(contentsOf: stockFolder.appendingPathComponent(name))), covering: size)
+        let made = CoverCrop.apply(image, to: size)
+        Self.stockPhotos.withLock { $0["\(number)/\(retina)"] = made }
+        return made
     }
+
+    private static let stockPhotos = Mutex<[String: RGBImage]>([:])
 
     /// A scratch folder removed when the returned closure runs.
     static func temporaryFolder() throws -> URL {
@@ -50,4 +61,11 @@ final class Counter: Sendable {
     private let count = Mutex(0)
     func increment() { self.count.withLock { $0 += 1 } }
     var value: Int { self.count.withLock { $0 } }
+}
+
+extension PhotoSource {
+    /// The place's chosen photo (variant 0).
+    func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
+        try await self.photo(for: place, in: window, variant: 0)
+    }
 }

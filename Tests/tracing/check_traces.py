@@ -145,12 +145,12 @@ def traces(binary, output):
             by_name = {}
             for span in trace:
                 by_name.setdefault(span["name"], span)
-            expected = ["background.render", "photo.choose", "cluster.claim", "flickr.search", "image.prepare", "flickr.download",
+            expected = ["background.render", "photo.choose", "cluster.claim", "flickr.search", "photo.rank", "image.prepare", "flickr.download",
                         "image.decode", "image.crop", "image.encode", "cache.disk.write"]
             check("it holds the request's path: photo choice, cluster claim, search, download, decode, crop, encode, disk write",
                   all(n in by_name for n in expected), f"missing {[n for n in expected if n not in by_name]}; got {sorted(by_name)}")
             parents = {"background.render": root["name"], "photo.choose": "background.render", "cluster.claim": "photo.choose",
-                       "flickr.search": "photo.choose", "image.prepare": "background.render", "flickr.download": "image.prepare",
+                       "flickr.search": "photo.choose", "photo.rank": "photo.choose", "image.prepare": "background.render", "flickr.download": "image.prepare",
                        "image.decode": "image.prepare", "image.crop": "image.prepare", "image.encode": "background.render",
                        "cache.disk.write": "background.render"}
             ids = {s["id"]: s["name"] for s in trace}
@@ -166,6 +166,11 @@ def traces(binary, output):
             check("the search says its step, radius and results; the download its size and bytes",
                   search.get("backdrop.search.step") == 1 and search.get("backdrop.outcome") == "ok" and search.get("backdrop.search.results", 0) > 0
                   and download.get("backdrop.bytes", 0) > 0 and download.get("backdrop.photo.size"), f"{search} {download}")
+
+            rank = by_name.get("photo.rank", {}).get("attributes", {})
+            check("the ranking says the sky at the place, how many it ranked, and the chosen photo's score (no coordinates)",
+                  rank.get("backdrop.sun.phase") in ("night", "twilight", "golden", "day") and rank.get("backdrop.photo.candidates", 0) > 0
+                  and len(str(rank.get("backdrop.photo.score", "")).split(",")) == 6, json.dumps(rank))
 
             before = len(collector.snapshot())
             status, _ = get(url)

@@ -27,24 +27,32 @@ public struct BackdropClient: Sendable {
     }
 
     /// The background `place` gets in the current window, its image URLs sized for a view of `size` points on a
-    /// screen of `scale` pixels a point (within the API's limits, see ``PixelSize``), in the light effect's `style`.
+    /// screen of `scale` pixels a point (within the API's limits, see ``PixelSize``), in the light effect's `style`;
+    /// `variant` N (0 to 9) asks for the N-th of the place's photos instead of the chosen one.
     public func background(
         at place: Place,
         size: CGSize,
         scale: CGFloat = 1,
-        style: BackgroundStyle = .light
+        style: BackgroundStyle = .light,
+        variant: Int = 0
     ) async throws(BackdropError) -> Background {
         try await self.background(
             at: place,
             pixels: PixelSize(width: Double(size.width), height: Double(size.height), scale: Double(scale)),
-            style: style
+            style: style,
+            variant: variant
         )
     }
 
     /// The background `place` gets in the current window, its images `pixels` in size.
-    public func background(at place: Place, pixels: PixelSize, style: BackgroundStyle = .light) async throws(BackdropError) -> Background {
+    public func background(
+        at place: Place,
+        pixels: PixelSize,
+        style: BackgroundStyle = .light,
+        variant: Int = 0
+    ) async throws(BackdropError) -> Background {
         let query =
-            place.queryItems + [
+            place.queryItems + (variant != 0 ? [URLQueryItem(name: "variant", value: String(variant))] : []) + [
                 URLQueryItem(name: "width", value: String(pixels.width)),
                 URLQueryItem(name: "height", value: String(pixels.height)),
                 URLQueryItem(name: "style", value: style.rawValue),

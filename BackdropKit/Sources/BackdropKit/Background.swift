@@ -52,6 +52,13 @@ public struct Background: Sendable, Hashable, Decodable {
     /// The sky at the cell now, from the sun's elevation; nil without a location (or for a phase this client does not
     /// know yet).
     public let phase: Phase?
+    /// The sky the photo shows (from its time taken, its tags, or a stock photo's credits); nil when nothing says
+    /// (`unknown`) or for a phase this client does not know yet.
+    public let photoPhase: Phase?
+    /// Which of the place's photos this is, and how many it has this window: ask for another with `variant` (0 up to
+    /// `variants`, less one).
+    public let variant: Int
+    public let variants: Int
     public let window: Window
     /// A note that the image is a modified copy of the photo.
     public let modified: String
@@ -68,7 +75,8 @@ public struct Background: Sendable, Hashable, Decodable {
     public var expiry: Date { self.receivedAt.addingTimeInterval(TimeInterval(self.window.secondsLeft)) }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, window, modified, images, notice
+        case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, photoPhase, variant, variants, window, modified
+        case images, notice
     }
 
     /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
@@ -88,6 +96,9 @@ public struct Background: Sendable, Hashable, Decodable {
         self.credit = try container.decode(String.self, forKey: .credit)
         self.cell = try container.decode(String.self, forKey: .cell)
         self.phase = (try? container.decodeIfPresent(String.self, forKey: .phase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
+        self.photoPhase = (try? container.decodeIfPresent(String.self, forKey: .photoPhase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
+        self.variant = try container.decodeIfPresent(Int.self, forKey: .variant) ?? 0
+        self.variants = try container.decodeIfPresent(Int.self, forKey: .variants) ?? 1
         self.window = try container.decode(Window.self, forKey: .window)
         self.modified = try container.decode(String.self, forKey: .modified)
         self.images = try container.decode(Images.self, forKey: .images)

@@ -84,6 +84,16 @@ struct LiveTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(json.keys).isSubset(of: Background.CodingKeys.allCases.map(\.rawValue)))
         #expect((json["phase"] as? String).flatMap(Background.Phase.init(rawValue:)) != nil, "a place has a phase the client knows")
+        #expect((json["photoPhase"] as? String).map { $0 == "unknown" || Background.Phase(rawValue: $0) != nil } == true)
+    }
+
+    @Test func anotherVariantIsAnotherPhotoItsURLsSayingSo() async throws {
+        let size = CGSize(width: 64, height: 64)
+        let chosen = try await self.client.background(at: self.paris, size: size)
+        let other = try await self.client.background(at: self.paris, size: size, variant: 1)
+        #expect(chosen.variant == 0 && other.variant == 1 && chosen.variants >= 2 && other.variants == chosen.variants)
+        #expect(other.photoId != chosen.photoId)
+        #expect(other.images.url(.sharp).absoluteString.contains("variant=1") && !chosen.images.url(.sharp).absoluteString.contains("variant="))
         let images = try #require(json["images"] as? [String: Any])
         #expect(Set(images.keys) == Set(Background.Images.CodingKeys.allCases.map(\.rawValue)))
     }

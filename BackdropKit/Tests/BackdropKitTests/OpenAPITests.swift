@@ -92,8 +92,10 @@ struct OpenAPITests {
         #expect(Set(source["enum"] as? [String] ?? []) == Set([Background.Source.flickr, .stock, .staleFlickr].map(\.rawValue)))
         let phase = try self.object(["components", "schemas", "BackgroundInfo", "properties", "phase"])
         #expect(Set(phase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue)))
+        let photoPhase = try self.object(["components", "schemas", "BackgroundInfo", "properties", "photoPhase"])
+        #expect(Set(photoPhase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue) + ["unknown"]))
         let info = try self.object(["paths", "/background.json", "get"])
         let parameters = try #require(info["parameters"] as? [Object]).compactMap { ($0["$ref"] as? String)?.split(separator: "/").last }
-        #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "width", "height", "style", "accept"], "what the client sends")
+        #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "accept"], "what the client sends")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// What the sky is doing at a place and moment, from the sun's elevation: `night` below −6°, `twilight` from −6° to 0°,
 /// `golden` from 0° to 6° (at dawn or at dusk, by the sun's hour angle), `day` above 6°. A pure function of place and
 /// time, so every replica agrees and cell URLs do not change.
-package enum SunPhase: String, Sendable, CaseIterable {
+package enum SunPhase: String, Sendable, Codable, CaseIterable {
     case night, twilight, dawn, dusk, day
 
     /// The phase at (`latitude`, `longitude`) at `date`.
@@ -25,6 +25,15 @@ package enum SunPhase: String, Sendable, CaseIterable {
         let centre = cell.centre
         let middle = window.start.addingTimeInterval(Double(window.seconds) / 2)
         self.init(latitude: centre.latitude, longitude: centre.longitude, at: middle)
+    }
+
+    /// A phase by the name clients read (`golden` stands for dawn and dusk alike: read as dusk), nil for any other.
+    package init?(group: String) {
+        switch group {
+        case "golden": self = .dusk
+        case "dawn", "dusk": return nil
+        default: self.init(rawValue: group)
+        }
     }
 
     /// The name clients read: `golden` for dawn and dusk alike.

@@ -47,13 +47,15 @@ package struct BackgroundController: Sendable {
         let render = try await self.backgrounds.render(
             place: query.place,
             window: window,
+            variant: query.variant,
             spec: spec,
             for: self.client(context.remoteAddress, request.headers),
             logger: context.logger
         )
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
-        headers[BackdropHeaders.link] = "<\(CellURL.path(place: query.place, spec: spec, defaults: self.defaults))>; rel=\"canonical\""
+        let canonical = CellURL.path(place: query.place, variant: query.variant, spec: spec, defaults: self.defaults)
+        headers[BackdropHeaders.link] = "<\(canonical)>; rel=\"canonical\""
         if query.format == nil { headers[.vary] = "Accept" }
         if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
@@ -115,14 +117,16 @@ package struct BackgroundController: Sendable {
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "width", "height", "style"])
+        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "variant", "width", "height", "style"])
         let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
+        let variant = try BackgroundQuery.variant(parameters)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let preview = try await self.backgrounds.preview(
             place: place,
             window: window,
+            variant: variant,
             size: spec.size,
             style: spec.style,
             for: self.client(context.remoteAddress, request.headers),
@@ -134,6 +138,7 @@ package struct BackgroundController: Sendable {
         let images = BackgroundInfo.Images(format: format, preview: preview) { format, blur in
             CellURL.path(
                 place: place,
+                variant: variant,
                 spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
                 defaults: self.defaults
             )
@@ -141,7 +146,7 @@ package struct BackgroundController: Sendable {
         var headers = BackdropHeaders.attribution(of: photo, place: place)
         headers[.vary] = "Accept"
         return try .json(
-            BackgroundInfo(photo: photo, place: place, window: window, now: now, images: images),
+            BackgroundInfo(photo: photo, place: place, window: window, variant: variant, now: now, images: images),
             headers: headers,
             cacheControl: self.cacheControl(photo, window: window, now: now)
         )

@@ -70,12 +70,19 @@ struct BackgroundInfo: Encodable {
     /// The sky at the cell's centre in the middle of the window (``SunPhase``): `night`, `twilight`, `golden` or
     /// `day`; absent without a location.
     let phase: String?
+    /// The sky the photo shows (from its time taken, its tags, or a stock photo's credits), by the same names, or
+    /// `unknown` when nothing says.
+    let photoPhase: String
+    /// Which of the place's photos this is (`variant`), and how many it has this window: 0 up to `variants` less one
+    /// each give a photo (a larger `variant` counts round again).
+    let variant: Int
+    let variants: Int
     let window: Window
     let modified: String
     let images: Images
     let notice: String?
 
-    init(photo: SourcePhoto, place: Place, window: TimeWindow, now: Date, images: Images) {
+    init(photo: SourcePhoto, place: Place, window: TimeWindow, variant: Int, now: Date, images: Images) {
         let attribution = photo.attribution
         self.source = photo.sourceLabel
         self.photoId = photo.id
@@ -87,6 +94,9 @@ struct BackgroundInfo: Encodable {
         self.credit = attribution.credit
         self.cell = place.key
         if case .cell(let cell) = place { self.phase = SunPhase(cell: cell, window: window).group } else { self.phase = nil }
+        self.photoPhase = photo.shown?.group ?? "unknown"
+        self.variant = variant
+        self.variants = photo.variants
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
         self.modified = Self.modifiedNote
         self.images = images

@@ -12,14 +12,17 @@ package struct BackgroundQuery: Sendable, Equatable {
     package let spec: RenderSpec
     /// The format named by `format`, which overrides `Accept`; nil when the request leaves it to negotiation.
     package let format: OutputFormat?
+    /// Which of the place's photos: 0 (the default) is the chosen one, N the N-th of its order (``PhotoVariants``).
+    package let variant: Int
 
-    static let names: Set<String> = ["lat", "lon", "cell", "blur", "width", "height", "style", "format"]
+    static let names: Set<String> = ["lat", "lon", "cell", "variant", "blur", "width", "height", "style", "format"]
 
     package init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
         let parameters = try QueryParameters(query, allowed: Self.names)
         self.coordinate = try Self.coordinate(parameters)
         self.place = try Self.place(parameters, coordinate: self.coordinate, precision: precision)
         self.format = try Self.format(parameters)
+        self.variant = try Self.variant(parameters)
 
         self.spec = try Self.spec(parameters, defaults: defaults).with(format: self.format ?? .png)
     }
@@ -63,6 +66,17 @@ package struct BackgroundQuery: Sendable, Equatable {
             )
         }
         return .cell(cell)
+    }
+
+    /// `variant`: a whole number from 0 to ``PhotoVariants/limit`` less one; 0 when absent.
+    static func variant(_ parameters: QueryParameters) throws(APIError) -> Int {
+        guard let text = parameters["variant"] else { return 0 }
+        guard text.utf8.count <= 2, !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(text),
+            value < PhotoVariants.limit
+        else {
+            throw .badParameter("variant", "must be a whole number from 0 to \(PhotoVariants.limit - 1), got \"\(String(text.prefix(32)))\"")
+        }
+        return value
     }
 
     /// `format`: one of the output formats, or nil to negotiate by `Accept`.

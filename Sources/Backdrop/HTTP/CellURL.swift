@@ -1,12 +1,13 @@
 import Foundation
 
-/// The one URL of a rendered image: its cell (never coordinates), its blur, its size and style where they differ
-/// from the service's defaults, and an explicit format, so that every client in a cell asks for the same URLs and a
+/// The one URL of a rendered image: its cell (never coordinates), its variant unless 0, its blur, its size and style
+/// where they differ from the service's defaults, and an explicit format, so that every client in a cell asks for the same URLs and a
 /// CDN can cache them without `Vary`.
 enum CellURL {
-    static func path(place: Place, spec: RenderSpec, defaults: RenderSpec) -> String {
+    static func path(place: Place, variant: Int = 0, spec: RenderSpec, defaults: RenderSpec) -> String {
         var parameters = [String]()
         if case .cell(let cell) = place { parameters.append("cell=\(cell.value)") }
+        if variant != 0 { parameters.append("variant=\(variant)") }
         parameters.append("blur=\(self.blur(spec.blurHundredths))")
         if spec.size != defaults.size { parameters += ["width=\(spec.size.width)", "height=\(spec.size.height)"] }
         if spec.style != defaults.style { parameters.append("style=\(spec.style.rawValue)") }

@@ -3,10 +3,32 @@
 /// not flat (documents, screenshots, a lens cap). Thresholds from the bench's eight anchor photos and the nine stock
 /// photos, which all pass with a wide margin: their softest has a Laplacian variance of 219 where the gate asks 30 (a
 /// 2-px blur at 256 px gives 5.5), their flattest a luminance spread of 23 where it asks 6.
+///
+/// A photo that nothing dates (no exact time taken, no telling tag) is judged by its light too: by day one darker
+/// than ``darkestDay`` on average is no day photo, at night one brighter than ``brightestNight`` no night photo.
 package struct PhotoQuality: Sendable, Equatable {
     package enum Verdict: String, Sendable, CaseIterable {
         case pass, dark, bright, clipped, blurred, flat
+        case darkForDay = "dark_for_day"
+        case brightForNight = "bright_for_night"
     }
+
+    /// What the gate knows of a photo besides its pixels: the sky at the place it is for, and the sky it shows
+    /// when something says (then its light is not judged).
+    package struct Expectation: Sendable, Equatable {
+        package let sky: SunPhase?
+        package let shown: SunPhase?
+
+        package init(sky: SunPhase?, shown: SunPhase?) {
+            self.sky = sky
+            self.shown = shown
+        }
+    }
+
+    /// Mean luminances past which an undated photo does not suit the sky: the stock night photos average 70 and 89,
+    /// the stock and anchor day photos 81 to 176.
+    static let darkestDay = 40.0
+    static let brightestNight = 150.0
 
     /// Mean luminance, 0...255.
     package let mean: Double
@@ -24,6 +46,15 @@ package struct PhotoQuality: Sendable, Equatable {
         if self.black + self.white >= 0.5 { return .clipped }
         if self.spread < 6 { return .flat }
         if self.sharpness < 30 { return .blurred }
+        return .pass
+    }
+
+    /// The verdict for a photo expected to suit `expectation`.
+    package func verdict(for expectation: Expectation) -> Verdict {
+        let verdict = self.verdict
+        guard verdict == .pass, expectation.shown == nil else { return verdict }
+        if expectation.sky == .day && self.mean < Self.darkestDay { return .darkForDay }
+        if expectation.sky == .night && self.mean > Self.brightestNight { return .brightForNight }
         return .pass
     }
 

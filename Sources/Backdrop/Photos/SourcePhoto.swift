@@ -8,13 +8,47 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     package let sizes: [PhotoSize]
     /// A photo chosen in an earlier window, served because its source is failing now.
     package var stale: Bool
+    /// Who posted it, as its source names them (a Flickr NSID): what an operator's denylist can name besides the id.
+    package let owner: String?
+    /// The sky it shows (from its time taken, its tags, or a stock photo's credits), nil when nothing says.
+    package let shown: SunPhase?
+    /// The sky at the place when it was chosen for it (a search's candidates), so that the quality gate can judge an
+    /// undated photo's light; nil when it was not chosen for a sky.
+    package let sky: SunPhase?
+    /// How many photos the place has to choose from in this window (`variant` 0 up to this, less one), when the
+    /// source says (nil: one).
+    package var variantCount: Int?
 
-    package init(id: String, origin: PhotoOrigin, attribution: Attribution, sizes: [PhotoSize] = [], stale: Bool = false) {
+    package init(
+        id: String,
+        origin: PhotoOrigin,
+        attribution: Attribution,
+        sizes: [PhotoSize] = [],
+        stale: Bool = false,
+        owner: String? = nil,
+        shown: SunPhase? = nil,
+        sky: SunPhase? = nil,
+        variantCount: Int? = nil
+    ) {
         self.id = id
         self.origin = origin
         self.attribution = attribution
         self.sizes = sizes
         self.stale = stale
+        self.owner = owner
+        self.shown = shown
+        self.sky = sky
+        self.variantCount = variantCount
+    }
+
+    /// How many photos the place has to choose from in this window: `variant` takes 0 up to this, less one.
+    package var variants: Int { self.variantCount ?? 1 }
+
+    /// The same photo, said to be one of `count` the place has to choose from.
+    func among(_ count: Int) -> SourcePhoto {
+        var photo = self
+        photo.variantCount = count
+        return photo
     }
 
     /// What the source header says: `flickr`, `stock`, or `flickr; stale`.

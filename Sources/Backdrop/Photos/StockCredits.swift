@@ -1,13 +1,19 @@
 import Foundation
 
-/// Reads `StockPhotos/CREDITS.md`: a Markdown table with one row per photo number.
+/// Reads `StockPhotos/CREDITS.md`: a Markdown table with one row per photo number, the last column the sky the photo
+/// shows (`night`, `twilight`, `golden` or `day`; nil when absent or unknown).
 ///
-///     | number | title | author | licence | licence URL | source |
-///     |---|---|---|---|---|---|
-///     | 000 | Bridge | Sander Klootwijk | CC BY-SA 4.0 | https://creativecommons.org/licenses/by-sa/4.0/ | https://... |
+///     | number | title | author | licence | licence URL | source | phase |
+///     |---|---|---|---|---|---|---|
+///     | 000 | Bridge | Sander Klootwijk | CC BY-SA 4.0 | https://creativecommons.org/licenses/by-sa/4.0/ | https://... | day |
 package enum StockCredits {
-    package static func parse(_ markdown: String) -> [Int: Attribution] {
-        var credits = [Int: Attribution]()
+    package struct Row: Sendable, Equatable {
+        package let attribution: Attribution
+        package let phase: SunPhase?
+    }
+
+    package static func parse(_ markdown: String) -> [Int: Row] {
+        var credits = [Int: Row]()
         for line in markdown.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("|") else { continue }
@@ -16,7 +22,7 @@ package enum StockCredits {
             }
             guard cells.count >= 6, cells[0].count == 3, let number = Int(cells[0]) else { continue }
             let (url, note) = Self.source(cells[5])
-            credits[number] = Attribution(
+            let attribution = Attribution(
                 title: cells[1],
                 author: cells[2],
                 license: cells[3],
@@ -24,6 +30,7 @@ package enum StockCredits {
                 sourceURL: url,
                 sourceNote: note
             )
+            credits[number] = Row(attribution: attribution, phase: cells.count >= 7 ? SunPhase(group: cells[6]) : nil)
         }
         return credits
     }

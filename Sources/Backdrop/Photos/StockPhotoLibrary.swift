@@ -1,15 +1,15 @@
 import Foundation
 
-/// The stock photos found in a folder at start, following CoreBackground's naming:
-/// `{NNN}-StockPhoto-320x568.png` and `{NNN}-StockPhoto-320x568@2x.png`. Gaps in numbering and any count
-/// are fine; for each number the largest file is used; other files are ignored.
+/// The stock photos found in a folder at start: JPEGs named `NNN-name.jpg` (a three-digit number, then anything),
+/// kept at their own resolution. Gaps in numbering and any count are fine; other files are ignored; two files of one
+/// number are refused.
 package struct StockPhotoLibrary: Sendable {
     package struct Entry: Sendable {
         package let number: Int
         package let file: URL
         package let size: PixelSize
         package let photo: SourcePhoto
-        /// The PNG file's bytes, read once at start (the nine shipped photos take a few megabytes).
+        /// The JPEG file's bytes, read once at start (the twelve shipped photos take about 3.5 MB).
         package let bytes: [UInt8]
     }
 
@@ -19,62 +19,72 @@ package struct StockPhotoLibrary: Sendable {
         self.entries = entries
     }
 
-    /// Scans `folder`, reads every candidate's PNG header and CREDITS.md; fails, saying why, when the folder is
-    /// missing, holds no stock photos, or a photo has no credit or cannot be decoded.
+    /// Scans `folder`, reads every photo's JPEG header and CREDITS.md; fails, saying why, when the folder is missing,
+    /// holds no stock photos, or a photo has no credit or cannot be read as a JPEG within `limits`.
     package static func load(folder: URL, limits: DecodeLimits = .init()) throws -> StockPhotoLibrary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StockPhotoError("stock photo folder \(folder.path) does not exist")
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        var best = [Int: (url: URL, size: PixelSize, bytes: [UInt8])]()
+        var found = [Int: (url: URL, size: PixelSize, bytes: [UInt8])]()
         for name in names.sorted() {
             guard let number = self.photoNumber(fileName: name) else { continue }
             let url = folder.appendingPathComponent(name)
-            let bytes: [UInt8]
-            do {
-                bytes = try [UInt8](Data(contentsOf: url))
-            } catch {
-                throw StockPhotoError("cannot read stock photo \(url.path): \(error.localizedDescription)")
+            if let other = found[number] {
+                throw StockPhotoError("stock photos \(other.url.lastPathComponent) and \(name) have the same number: keep one")
             }
-            let image: RGBImage
-            do {
-                image = try PNGDecoder.decode(bytes, limits: limits)
-            } catch {
-                throw StockPhotoError("stock photo \(url.path) is not a readable PNG: \(error)")
-            }
-            let size = PixelSize(width: image.width, height: image.height)
-            if let current = best[number], current.size.pixelCount >= size.pixelCount { continue }
-            best[number] = (url, size, bytes)
+            found[number] = try self.read(url, limits: limits)
         }
-        guard !best.isEmpty else {
-            throw StockPhotoError(
-                "no stock photos in \(folder.path): expected files named NNN-StockPhoto-320x568.png or NNN-StockPhoto-320x568@2x.png"
-            )
+        guard !found.isEmpty else {
+            throw StockPhotoError("no stock photos in \(folder.path): expected JPEG files named NNN-name.jpg, such as 000-bridge.jpg")
         }
         let creditsURL = folder.appendingPathComponent("CREDITS.md")
         guard let creditsText = try? String(contentsOf: creditsURL, encoding: .utf8) else {
             throw StockPhotoError("stock photo credits \(creditsURL.path) are missing: every photo needs its author and licence")
         }
         let credits = StockCredits.parse(creditsText)
-        let entries = try best.keys.sorted().map { number -> Entry in
-            guard let found = best[number] else { throw StockPhotoError("internal: lost stock photo \(number)") }
-            guard let attribution = credits[number] else {
-                throw StockPhotoError("stock photo \(found.url.lastPathComponent) has no row \(String(format: "%03d", number)) in \(creditsURL.path)")
+        let entries = try found.keys.sorted().map { number -> Entry in
+            guard let file = found[number] else { throw StockPhotoError("internal: lost stock photo \(number)") }
+            guard let credit = credits[number] else {
+                throw StockPhotoError("stock photo \(file.url.lastPathComponent) has no row \(String(format: "%03d", number)) in \(creditsURL.path)")
             }
-            let photo = SourcePhoto(id: String(format: "stock-%03d", number), origin: .stock, attribution: attribution)
-            return Entry(number: number, file: found.url, size: found.size, photo: photo, bytes: found.bytes)
+            let photo = SourcePhoto(
+                id: String(format: "stock-%03d", number),
+                origin: .stock,
+                attribution: credit.attribution,
+                shown: credit.phase
+            )
+            return Entry(number: number, file: file.url, size: file.size, photo: photo, bytes: file.bytes)
         }
         return StockPhotoLibrary(entries: entries)
     }
 
-    /// The photo number of a CoreBackground stock photo file name, or nil for any other file.
+    /// The file's bytes and size, checked by decoding it once at an eighth of its size (libjpeg reads every block
+    /// either way, at a sixtieth of the work).
+    private static func read(_ url: URL, limits: DecodeLimits) throws -> (url: URL, size: PixelSize, bytes: [UInt8]) {
+        let bytes: [UInt8]
+        do {
+            bytes = try [UInt8](Data(contentsOf: url))
+        } catch {
+            throw StockPhotoError("cannot read stock photo \(url.path): \(error.localizedDescription)")
+        }
+        do {
+            let header = try JPEGDecoder.header(of: bytes)
+            _ = try JPEGDecoder.decode(bytes, covering: PixelSize(width: 1, height: 1), limits: limits)
+            return (url, header.uprightSize, bytes)
+        } catch {
+            throw StockPhotoError("stock photo \(url.path) is not a readable JPEG: \(error)")
+        }
+    }
+
+    /// The photo number of a stock photo file name (`NNN-name.jpg` or `.jpeg`), or nil for any other file.
     static func photoNumber(fileName: String) -> Int? {
-        let suffixes = ["-StockPhoto-320x568@2x.png", "-StockPhoto-320x568.png"]
-        guard let suffix = suffixes.first(where: { fileName.hasSuffix($0) }) else { return nil }
-        let digits = fileName.dropLast(suffix.count)
-        guard digits.count == 3, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
-        return Int(digits)
+        let lower = fileName.lowercased()
+        guard lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return nil }
+        let utf8 = Array(fileName.utf8)
+        guard utf8.count > 4, utf8[3] == UInt8(ascii: "-"), utf8[0..<3].allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(String(decoding: utf8[0..<3], as: UTF8.self))
     }
 }
 

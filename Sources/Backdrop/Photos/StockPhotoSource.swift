@@ -2,28 +2,37 @@ import Foundation
 import NIOPosix
 import Synchronization
 
-/// Serves the stock photo library: one photo per place and window.
+/// Serves the stock photo library: for a place and window, the photos whose sky is nearest the place's now, in turn.
 ///
 /// The library is read before the server starts (``load()``, on NIO's thread pool: it reads and decodes every photo
-/// to check it) and kept in memory, so serving a stock photo touches no disk.
+/// to check it) and kept in memory, so serving a stock photo touches no disk. Denied photos are left out of it.
 package final class StockPhotoSource: PhotoSource {
     package let folder: URL
     let limits: DecodeLimits
+    let deny: PhotoDenylist
     private let loaded: Mutex<StockPhotoLibrary?>
 
-    /// A source whose library ``load()`` reads from `folder`.
-    package init(folder: URL, limits: DecodeLimits = .init()) {
+    /// A source whose library ``load()`` reads from `folder`, without the photos `deny` names.
+    package init(folder: URL, limits: DecodeLimits = .init(), deny: PhotoDenylist = PhotoDenylist()) {
         self.folder = folder
         self.limits = limits
+        self.deny = deny
         self.loaded = Mutex(nil)
     }
 
-    /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does.
+    /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does,
+    /// or when `deny` names every photo in it.
     @discardableResult
     package func load() async throws -> StockPhotoLibrary {
         if let library = self.loaded.withLock({ $0 }) { return library }
-        let (folder, limits) = (self.folder, self.limits)
-        let library = try await NIOThreadPool.singleton.runIfActive { try StockPhotoLibrary.load(folder: folder, limits: limits) }
+        let (folder, limits, deny) = (self.folder, self.limits, self.deny)
+        let library = try await NIOThreadPool.singleton.runIfActive {
+            let all = try StockPhotoLibrary.load(folder: folder, limits: limits)
+            return StockPhotoLibrary(entries: all.entries.filter { !deny.denies($0.photo) })
+        }
+        guard !library.entries.isEmpty else {
+            throw StockPhotoError("photos.deny names every stock photo in \(folder.path): at least one must stay to fall back on")
+        }
         self.loaded.withLock { $0 = library }
         return library
     }
@@ -34,13 +43,32 @@ package final class StockPhotoSource: PhotoSource {
     /// Stock photos alone are not standing in for anything: their answers are cached for the whole window.
     package var substitutesFallbacks: Bool { false }
 
-    package func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
-        let entries = try self.loadedEntries()
-        return entries[PhotoChoice.index(place: place, window: window, count: entries.count)].photo
+    package func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+        let photos = Self.order(try self.loadedEntries().map(\.photo), place: place, window: window)
+        guard let photo = PhotoVariants.pick(variant, from: photos) else { throw StockPhotoError("no stock photos") }
+        return photo
     }
 
-    package func knownPhoto(for place: Place, in window: TimeWindow) async -> SourcePhoto? {
-        try? await self.photo(for: place, in: window)
+    package func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
+        try? await self.photo(for: place, in: window, variant: variant)
+    }
+
+    /// `photos` in the order `place` gets them in `window`: those whose sky is nearest the sky at the place now (all
+    /// of them without a location), starting at the place's turn so that consecutive windows differ
+    /// (``PhotoChoice``); then the others, nearest first.
+    static func order(_ photos: [SourcePhoto], place: Place, window: TimeWindow) -> [SourcePhoto] {
+        var pool = photos
+        var rest = [SourcePhoto]()
+        if case .cell(let cell) = place, !photos.isEmpty {
+            let ranking = PhotoRanking(phase: SunPhase(cell: cell, window: window))
+            let sky = photos.map { ranking.skyMatch($0.shown) }
+            let nearest = photos.indices.sorted { sky[$0] != sky[$1] ? sky[$0] > sky[$1] : $0 < $1 }
+            pool = nearest.filter { sky[$0] == sky[nearest[0]] }.map { photos[$0] }
+            rest = nearest.filter { sky[$0] != sky[nearest[0]] }.map { photos[$0] }
+        }
+        guard !pool.isEmpty else { return rest }
+        let start = PhotoChoice.index(place: place, window: window, count: pool.count)
+        return Array(pool[start...] + pool[..<start]) + rest
     }
 
     package func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {

@@ -53,16 +53,17 @@ package struct Backgrounds: Sendable {
         )
     }
 
-    /// The place's render, from the cache or made now (see ``produce(place:window:logger:cached:make:)``).
+    /// The place's render, from the cache or made now (see ``produce(_:place:window:variant:logger:cached:make:)``).
     func render(
         place: Place,
         window: TimeWindow,
+        variant: Int = 0,
         spec: RenderSpec,
         for client: @escaping @Sendable () -> RenderClient = { .unknown },
         logger: Logger
     ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.render", place: place, window: window, logger: logger) { photo in
+        return try await self.produce("background.render", place: place, window: window, variant: variant, logger: logger) { photo in
             await self.renders.cached(key(photo))
         } make: { photo in
             try await self.renders.render(key(photo)) {
@@ -72,10 +73,11 @@ package struct Backgrounds: Sendable {
     }
 
     /// The place's light-effect layer in about a kilobyte, from memory or made now, kept for the cell-window like the
-    /// renders (see ``produce(place:window:logger:cached:make:)``).
+    /// renders (see ``produce(_:place:window:variant:logger:cached:make:)``).
     func preview(
         place: Place,
         window: TimeWindow,
+        variant: Int = 0,
         size: PixelSize,
         style: EffectStyle,
         for client: @escaping @Sendable () -> RenderClient = { .unknown },
@@ -83,7 +85,7 @@ package struct Backgrounds: Sendable {
     ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.preview", place: place, window: window, logger: logger) { photo in
+        return try await self.produce("background.preview", place: place, window: window, variant: variant, logger: logger) { photo in
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
@@ -100,11 +102,12 @@ package struct Backgrounds: Sendable {
         _ name: String,
         place: Place,
         window: TimeWindow,
+        variant: Int,
         logger: Logger,
         cached: (SourcePhoto) async -> Made?,
         make: @escaping @Sendable (SourcePhoto) async throws -> Made
     ) async throws -> Made {
-        if let photo = await self.photos.knownPhoto(for: place, in: window), let hit = await cached(photo) {
+        if let photo = await self.photos.knownPhoto(for: place, in: window, variant: variant), let hit = await cached(photo) {
             RequestTrace.note("backdrop.cache", "memory")
             return hit
         }
@@ -112,12 +115,12 @@ package struct Backgrounds: Sendable {
         return try await withRequestSpan(name) { span in
             do {
                 return try await withDeadline(self.upstreamDeadline) {
-                    try await self.produceFromChosen(place: place, window: window, logger: logger, span: span, make: make)
+                    try await self.produceFromChosen(place: place, window: window, variant: variant, logger: logger, span: span, make: make)
                 }
             } catch is DeadlinePassed {
                 span.addEvent("upstream deadline passed")
                 RequestTrace.note("backdrop.fallback", "deadline")
-                let photo = try await self.deadlineFallback(place: place, window: window, logger: logger)
+                let photo = try await self.deadlineFallback(place: place, window: window, variant: variant, logger: logger)
                 span.addEvent(
                     SpanEvent(
                         name: "fallback photo",
@@ -129,10 +132,10 @@ package struct Backgrounds: Sendable {
         }
     }
 
-    private func deadlineFallback(place: Place, window: TimeWindow, logger: Logger) async throws -> SourcePhoto {
+    private func deadlineFallback(place: Place, window: TimeWindow, variant: Int, logger: Logger) async throws -> SourcePhoto {
         self.metrics.deadlinePassed()
         logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
-        return try await self.photos.fallback(for: place, in: window)
+        return try await self.photos.fallback(for: place, in: window, variant: variant)
     }
 
     /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded, or that fails
@@ -140,11 +143,12 @@ package struct Backgrounds: Sendable {
     private func produceFromChosen<Made: Sendable>(
         place: Place,
         window: TimeWindow,
+        variant: Int,
         logger: Logger,
         span: any Span,
         make: @Sendable (SourcePhoto) async throws -> Made
     ) async throws -> Made {
-        var photo = try await self.choose(place: place, window: window)
+        var photo = try await self.choose(place: place, window: window, variant: variant)
         var failures = 0
         while true {
             do {
@@ -154,15 +158,16 @@ package struct Backgrounds: Sendable {
                 logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
                 span.addEvent(SpanEvent(name: "photo unusable", attributes: ["backdrop.photo.id": "\(photo.id)"]))
                 await self.photos.markUnusable(photo, place: place, window: window)
-                photo = try await self.choose(place: place, window: window)
+                photo = try await self.choose(place: place, window: window, variant: variant)
             }
         }
     }
 
     /// The source's photo for the place and window, in a span saying where it came from.
-    private func choose(place: Place, window: TimeWindow) async throws -> SourcePhoto {
+    private func choose(place: Place, window: TimeWindow, variant: Int) async throws -> SourcePhoto {
         try await withRequestSpan("photo.choose") { span in
-            let photo = try await self.photos.photo(for: place, in: window)
+            span.attributes["backdrop.photo.variant"] = variant
+            let photo = try await self.photos.photo(for: place, in: window, variant: variant)
             span.attributes["backdrop.photo.source"] = photo.origin.rawValue
             span.attributes["backdrop.photo.stale"] = photo.stale
             return photo

@@ -29,19 +29,19 @@ package struct PreparedImages: Sendable {
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
-    /// Decodes and cover-crops; the effect follows when a render needs it. With `gated`, a photo that fails the
-    /// quality gate (``PhotoQuality``) throws ``PhotoRejected`` before it is cropped.
+    /// Decodes and cover-crops; the effect follows when a render needs it. With `gate`, a photo that fails the
+    /// quality gate (``PhotoQuality``) for that expectation throws ``PhotoRejected`` before it is cropped.
     package static func make(
         from encoded: EncodedImage,
         size: PixelSize,
         style: EffectStyle,
         limits: DecodeLimits,
-        gated: Bool = false,
+        gate: PhotoQuality.Expectation? = nil,
         trace: ServiceContext? = nil
     ) throws -> PreparedImages {
         let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits) }
-        if gated {
-            let verdict = traced("image.gate", parent: trace) { PhotoQuality(decoded).verdict }
+        if let gate {
+            let verdict = traced("image.gate", parent: trace) { PhotoQuality(decoded).verdict(for: gate) }
             guard verdict == .pass else { throw PhotoRejected(verdict: verdict) }
         }
         let sharp = traced("image.crop", parent: trace) { CoverCrop.apply(decoded, to: size) }

@@ -70,9 +70,9 @@ package struct Renderer: Sendable {
         style: EffectStyle,
         for client: RenderClient
     ) async throws -> PreparedImages {
-        let (limits, gate, metrics) = (self.limits, self.gate, self.metrics)
+        let (limits, queue, metrics) = (self.limits, self.gate, self.metrics)
         // Photos from elsewhere pass the quality gate first; the stock photos were chosen by eye.
-        let gated = photo.origin != .stock
+        let gate = photo.origin != .stock ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown) : nil
         return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
@@ -80,10 +80,10 @@ package struct Renderer: Sendable {
                 span.attributes["backdrop.source_bytes"] = encoded.bytes.count
                 let trace = requestTraceContext
                 do {
-                    let prepared = try await gate.run(.prepare, pixels: size.pixelCount, client: client) {
-                        try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, gated: gated, trace: trace)
+                    let prepared = try await queue.run(.prepare, pixels: size.pixelCount, client: client) {
+                        try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, gate: gate, trace: trace)
                     }
-                    if gated { metrics.photoQuality(.pass) }
+                    if gate != nil { metrics.photoQuality(.pass) }
                     return prepared
                 } catch let rejected as PhotoRejected {
                     metrics.photoQuality(rejected.verdict)

@@ -77,6 +77,13 @@ extension Settings {
             settings.photos.stockFolder = try section.string("stockFolder", default: settings.photos.stockFolder, allowEmpty: false)
             settings.photos.geohashPrecision = try section.int("geohashPrecision", default: settings.photos.geohashPrecision, in: 1...12)
             settings.photos.windowSeconds = try section.int("windowSeconds", default: settings.photos.windowSeconds, in: 60...86400)
+            settings.photos.deny = try section.strings("deny", default: [])
+            if let bad = settings.photos.deny.first(where: { !PhotoDenylist.isName($0) }) {
+                throw ConfigError(
+                    key: "photos.deny",
+                    "entries are photo ids (\"flickr-53012345678\", \"stock-003\") or owner ids (\"12345678@N00\"): 1 to 100 characters, no spaces; got \"\(bad.prefix(60))\""
+                )
+            }
             try section.rejectUnknownKeys()
         }
         if var section = try root.section("render") {

@@ -34,6 +34,8 @@ package struct Settings: Sendable, Equatable {
         package var geohashPrecision = 5
         /// Length of the window during which a cell keeps its photo.
         package var windowSeconds = 900
+        /// Photo ids and owner ids never to serve (``PhotoDenylist``).
+        package var deny: [String] = []
     }
 
     package struct Render: Sendable, Equatable {

@@ -52,8 +52,9 @@ def main():
         exe = os.path.join(tmp, "ycck")
         subprocess.run(["gcc", "-O1", "-o", exe, os.path.join(HERE, "make_ycck.c"), "-ljpeg"], check=True)
         subprocess.run([exe, os.path.join(HERE, "ycck-red.jpg")], check=True)
-    # A real photo as Flickr's url_l would serve it: 683x1024, baseline JPEG q85 (from a shipped stock photo).
-    stock = Image.open(os.path.join(HERE, "..", "..", "..", "StockPhotos", "004-StockPhoto-320x568@2x.png")).convert("RGB")
+    # A real photo as Flickr's url_l would serve it: 683x1024, baseline JPEG q85 (from a shipped stock photo, as it
+    # was cut from the 640x1136 PNG these fixtures were first made from).
+    stock = Image.open(os.path.join(HERE, "..", "..", "..", "StockPhotos", "004-free.jpg")).convert("RGB").resize((640, 1136), Image.LANCZOS)
     stock.crop((0, 88, 640, 1048)).resize((683, 1024), Image.LANCZOS).save(os.path.join(HERE, "flickr-photo.jpg"), "JPEG", quality=85)
     print("fixtures written")
 

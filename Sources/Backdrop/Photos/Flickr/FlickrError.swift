@@ -35,3 +35,14 @@ package struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible 
 
     package var description: String { self.message }
 }
+
+extension FlickrError {
+    var metricLabel: String {
+        switch self.kind {
+        case .invalidKey: "invalid_key"
+        case .transient: "transient"
+        case .malformed: "malformed"
+        case .failed: "failed"
+        }
+    }
+}

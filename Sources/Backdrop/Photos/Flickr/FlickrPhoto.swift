@@ -39,7 +39,10 @@ package struct FlickrPhoto: Sendable, Hashable {
         self.facts = facts
     }
 
-    package var sourcePhoto: SourcePhoto {
+    package var sourcePhoto: SourcePhoto { self.sourcePhoto(shown: nil) }
+
+    /// The photo as served, saying what sky it shows (``RankingCandidate/shown``) and the sky it was chosen for.
+    func sourcePhoto(shown: SunPhase?, sky: SunPhase? = nil) -> SourcePhoto {
         SourcePhoto(
             id: "flickr-\(self.id)",
             origin: .flickr,
@@ -50,7 +53,10 @@ package struct FlickrPhoto: Sendable, Hashable {
                 licenseURL: self.license.url,
                 sourceURL: self.pageURL
             ),
-            sizes: self.sizes
+            sizes: self.sizes,
+            owner: self.owner,
+            shown: shown,
+            sky: sky
         )
     }
 

@@ -80,7 +80,8 @@ struct PhotoRanking: Sendable {
         ]
     }
 
-    private func skyMatch(_ shown: SunPhase?) -> Int {
+    /// How well a photo showing `shown` (nil: nothing says) suits the sky at the place: higher is better.
+    func skyMatch(_ shown: SunPhase?) -> Int {
         let place = Self.step(self.phase)
         guard let shown else { return place == 3 ? 5 : 2 }  // undated photos are mostly daytime ones
         switch abs(Self.step(shown) - place) {

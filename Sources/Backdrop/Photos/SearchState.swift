@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// What the Flickr source remembers between requests besides search results: whether the key was rejected,
-/// which cells failed recently, and how many of a cell's photos turned out unusable in a window.
-actor FlickrState {
+/// What a searching source remembers between requests besides search results: whether its key was rejected, which
+/// cells failed recently, whose lease it waits on, and which of a cell's photos turned out unusable in a window.
+actor SearchState {
     static let keyRetryInterval: TimeInterval = 60
     static let failureBackoff: TimeInterval = 30
 
@@ -14,7 +14,7 @@ actor FlickrState {
     /// The end of another replica's lease on a cell, as last seen by a request waiting on it, and since when this
     /// replica has been waiting on it.
     private var leaseElsewhere = [CellWindow: (until: Date, since: Date)]()
-    private var unusable = [CellWindow: Int]()
+    private var unusable = [CellWindow: Set<String>]()
 
     init(clock: any WallClock) {
         self.clock = clock
@@ -32,9 +32,9 @@ actor FlickrState {
     }
 
     /// Records a failed search; returns true when this is the key's first rejection (to be logged once).
-    func noteFailure(_ error: FlickrError, for key: CellWindow) -> Bool {
+    func noteFailure(keyRejected: Bool, for key: CellWindow) -> Bool {
         let now = self.clock.now()
-        if error.kind == .invalidKey {
+        if keyRejected {
             let first = self.keyRejectedAt == nil
             self.keyRejectedAt = now
             return first
@@ -77,11 +77,12 @@ actor FlickrState {
         return self.keyRejectedAt != nil
     }
 
-    func unusableCount(_ key: CellWindow) -> Int { self.unusable[key] ?? 0 }
+    /// The ids of the cell's photos that proved unusable in the window.
+    func unusable(_ key: CellWindow) -> Set<String> { self.unusable[key] ?? [] }
 
-    func markUnusable(_ key: CellWindow) {
+    func markUnusable(_ key: CellWindow, photoID: String) {
         self.prune(before: key.window)
-        self.unusable[key, default: 0] += 1
+        self.unusable[key, default: []].insert(photoID)
     }
 
     /// Forgets windows that have ended, so memory stays bounded.

@@ -1,0 +1,29 @@
+/// Photos an operator has taken down (`photos.deny`, for takedowns and licence changes): photo ids as answers name
+/// them (`flickr-53012345678`, `stock-003`) and owner ids (a Flickr NSID such as `12345678@N00`).
+///
+/// A denied photo is never chosen: searches drop it before ranking, a finding shared by another replica or stored
+/// before a restart is read without it, and stock photos leave it out. Every cache (renders in memory and on disk,
+/// previews) is keyed by the chosen photo, so none of them can serve it either.
+package struct PhotoDenylist: Sendable, Equatable {
+    let names: Set<String>
+
+    package init(_ names: [String] = []) {
+        self.names = Set(names)
+    }
+
+    package var isEmpty: Bool { self.names.isEmpty }
+
+    package func denies(_ photo: SourcePhoto) -> Bool {
+        self.names.contains(photo.id) || photo.owner.map(self.names.contains) == true
+    }
+
+    /// `photos` without the denied ones.
+    func allowed(_ photos: [SourcePhoto]) -> [SourcePhoto] {
+        self.names.isEmpty ? photos : photos.filter { !self.denies($0) }
+    }
+
+    /// Whether `text` can name a photo or an owner: 1 to 100 printable ASCII characters, no spaces.
+    static func isName(_ text: String) -> Bool {
+        (1...100).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+}
