@@ -96,6 +96,7 @@ bench: bench-deps
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/formats.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/avif_study.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
+	.build/release/backdrop-bench --ranking $(ANCHORS)/photos/*.jpg StockPhotos/*.jpg
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 	python3 Benchmarks/tracing.py --backdrop .build/release/backdrop

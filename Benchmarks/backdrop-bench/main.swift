@@ -1,12 +1,13 @@
 // Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
 //
-// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study] PHOTO.jpg...
+// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking] PHOTO.jpg...
 // Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
 // blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
 // (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
 // With --formats instead: per photo, format (the service's default settings) and blur 0, 0.5 and 1, the median
 // milliseconds of the whole render as served (file read, decode, crop, effect, blend, encode, file write), the
-// bytes and the output file. With --avif-study: AVIF encoders and settings compared (see AVIFStudy.swift).
+// bytes and the output file. With --avif-study: AVIF encoders and settings compared (see AVIFStudy.swift). With
+// --ranking: a 250-result search parsed and ranked, and the quality gate beside each photo's decode (RankingBench.swift).
 import Backdrop
 import CTestDecoders
 import Foundation
@@ -19,6 +20,7 @@ struct Arguments {
     var photos: [String] = []
     var formats = false
     var avifStudy = false
+    var ranking = false
 
     init(_ list: [String]) {
         var iterator = list.makeIterator()
@@ -28,6 +30,7 @@ struct Arguments {
             case "--out": self.out = iterator.next() ?? self.out
             case "--formats": self.formats = true
             case "--avif-study": self.avifStudy = true
+            case "--ranking": self.ranking = true
             default: self.photos.append(argument)
             }
         }
@@ -164,6 +167,11 @@ let alternatives: [PNGOptions] = [
             print(String(decoding: json, as: UTF8.self))
         }
     }
+}
+
+if arguments.ranking {
+    try benchRanking(arguments.photos, runs: arguments.runs)
+    exit(0)
 }
 
 if arguments.avifStudy {

@@ -42,7 +42,7 @@ def expect(name, ok, detail=""):
 # Which stock photo a place gets changes with the 15-minute window, so the check finds a place for every stock photo
 # in the window it runs in and measures them all: the same photos, and so the same figures, whenever it runs.
 STOCK = os.path.join(HERE, "..", "..", "StockPhotos")
-STOCK_PHOTOS = len([name for name in os.listdir(STOCK) if name.endswith(".png") and "@" not in name])
+STOCK_PHOTOS = len([name for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit()])
 CANDIDATES = [(lat / 10, lon / 10) for lat in range(-600, 601, 37) for lon in range(-1800, 1801, 113)]
 SIZES = [(390, 844), (1024, 768), (2048, 1536)]
 STYLES = ["light", "extralight", "dark", "none"]
@@ -78,19 +78,21 @@ def rgb_image(width, height, rgb):
 
 
 def places_for_every_photo(server, wanted):
-    """A place for each stock photo id in `wanted`, in the current window: {photoId: (lat, lon)}."""
+    """A place and variant for each stock photo id in `wanted`, in the current window: {photoId: (lat, lon, variant)}.
+    Stock photos follow the sky at the place, so each place's variants walk its nearest skies first."""
     found = {}
     for lat, lon in CANDIDATES:
-        photo = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&width=64&height=64"))["photoId"]
-        if photo in wanted and photo not in found:
-            found[photo] = (lat, lon)
-            if len(found) == len(wanted):
-                break
+        for variant in range(10):
+            photo = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&variant={variant}&width=64&height=64"))["photoId"]
+            if photo in wanted and photo not in found:
+                found[photo] = (lat, lon, variant)
+        if len(found) == len(wanted):
+            break
     return found
 
 
-def measure(server, lat, lon, style, width, height, results, pictures, measured):
-    info = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&style={style}&width={width}&height={height}"))
+def measure(server, lat, lon, variant, style, width, height, results, pictures, measured):
+    info = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&variant={variant}&style={style}&width={width}&height={height}"))
     measured.add(info["photoId"])
     images = info["images"]
     name = f"{info['cell']} {style} {width}x{height}"
@@ -166,11 +168,11 @@ def main():
             ids = [f"stock-{n:03d}" for n in range(STOCK_PHOTOS)]
             # Twice at most: a window boundary while measuring moves the places to other photos.
             for _ in range(2):
-                for photo, (lat, lon) in places_for_every_photo(server, set(ids) - measured).items():
+                for photo, (lat, lon, variant) in places_for_every_photo(server, set(ids) - measured).items():
                     seen = set()
                     for style in STYLES:
                         for width, height in SIZES:
-                            measure(server, lat, lon, style, width, height, results, pictures, seen)
+                            measure(server, lat, lon, variant, style, width, height, results, pictures, seen)
                     if seen == {photo}:
                         measured.add(photo)
                 if measured == set(ids):

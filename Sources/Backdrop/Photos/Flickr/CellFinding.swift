@@ -18,7 +18,7 @@ package struct CellFinding: Sendable, Codable, Equatable {
     /// The choice among a search's results by ``PhotoRanking`` for the sky at the cell in the window's middle (the
     /// stable hash of cell and window picking among the best few), then the rest in the ranking's order; denied photos
     /// are dropped first. With it, the sky it was ranked for and the chosen photo's score, for the search's trace.
-    static func choosing(
+    package static func choosing(
         from results: [FlickrPhoto],
         cell: Geohash,
         window: TimeWindow,
