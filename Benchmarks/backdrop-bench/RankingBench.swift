@@ -1,4 +1,4 @@
-// The photo choice's own costs, for `make bench`: a search page of 250 results parsed and ranked (what a search costs
+// The photo choice's own costs, for `make bench`: a search page of 250 results parsed (and read for the ranking) and ranked (what a search costs
 // here beyond Flickr's answer), and the quality gate on each photo beside the decode every render of it pays anyway.
 import Backdrop
 import Foundation
@@ -35,8 +35,10 @@ func searchPage(count: Int) -> [UInt8] {
     var parse = [Double]()
     var rank = [Double]()
     for run in 0...max(runs, 20) {
-        var results = [FlickrPhoto]()
-        let parsed = try milliseconds { results = try FlickrSearchResponse.parse(page, allowedLicenses: [4, 5, 9, 10]).photos }
+        var results = [CandidatePhoto]()
+        let parsed = try milliseconds {
+            results = try FlickrSearchResponse.parse(page, allowedLicenses: [4, 5, 9, 10]).photos.map { CandidatePhoto($0, near: cell) }
+        }
         let ranked = milliseconds { _ = CellFinding.choosing(from: results, cell: cell, window: window, deny: PhotoDenylist()) }
         if run > 0 {
             parse.append(parsed)

@@ -13,17 +13,18 @@ struct ClusterTests {
     final class ScriptedCoordinator: ClusterCoordinator, CellSharing {
         struct Record {
             var claims = 0
-            var published: [CellFinding] = []
+            /// The ids of each list of results published.
+            var published: [[String]] = []
             var failures = 0
             var keyRejections = 0
         }
 
         let claim: CellClaim
-        let agreed: CellFinding?
+        let agreed: [CandidatePhoto]?
         let grantsCalls: Bool
         let record = Mutex(Record())
 
-        init(claim: CellClaim, agreed: CellFinding? = nil, grantsCalls: Bool = true) {
+        init(claim: CellClaim, agreed: [CandidatePhoto]? = nil, grantsCalls: Bool = true) {
             self.claim = claim
             self.agreed = agreed
             self.grantsCalls = grantsCalls
@@ -40,8 +41,9 @@ struct ClusterTests {
         }
 
         func publish(_ finding: Data, for key: CellWindow) async -> Data {
-            self.record.withLock { $0.published.append(CellFinding(sharedJSON: finding) ?? .empty) }
-            return self.agreed?.sharedJSON ?? finding
+            let ids = (try? JSONDecoder().decode([CandidatePhoto].self, from: finding))?.map(\.photo.id) ?? []
+            self.record.withLock { $0.published.append(ids) }
+            return self.agreed.map(ClusterTests.shared) ?? finding
         }
 
         func publishFailure(for key: CellWindow, backoff: Double) async {
@@ -97,44 +99,55 @@ struct ClusterTests {
         )
     }
 
-    static func source(_ coordinator: ScriptedCoordinator, _ searcher: CountingSearcher) async throws -> FlickrPhotoSource {
+    static func candidates(_ photos: [FlickrPhoto]) -> [CandidatePhoto] { photos.map { CandidatePhoto($0, near: Self.cell) } }
+
+    /// Results as replicas share them.
+    static func shared(_ results: [CandidatePhoto]) -> Data { (try? JSONEncoder().encode(results)) ?? Data() }
+
+    static func source(
+        _ coordinator: some ClusterCoordinator,
+        _ searcher: CountingSearcher,
+        clock: any WallClock = FixedClock(date: Self.window.start)
+    ) async throws -> NearbyPhotoSource {
         let stock = StockPhotoSource(folder: Fixtures.stockFolder)
         _ = try await stock.load()
-        return FlickrPhotoSource(
-            settings: Settings.Flickr(),
-            searcher: searcher,
-            downloader: NoDownloads(),
-            stock: stock,
+        let metrics = BackdropMetrics()
+        return NearbyPhotoSource(
+            search: FlickrSearch(settings: Settings.Flickr(), searcher: searcher, windowSeconds: 900, clock: clock, metrics: metrics),
+            downloads: PhotoDownloads(downloader: NoDownloads(), store: nil, memoryMB: 1, metrics: metrics),
+            next: stock,
             coordinator: coordinator,
-            clock: FixedClock(date: Self.window.start),
-            logger: Logger(label: "test")
+            clock: clock,
+            logger: Logger(label: "test"),
+            metrics: metrics
         )
     }
 
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
-        let theirs = CellFinding(choosingFrom: [Self.photo("111"), Self.photo("222")], cell: Self.cell, window: Self.window)
-        let coordinator = ScriptedCoordinator(claim: .found(theirs.sharedJSON))
+        let results = Self.candidates([Self.photo("111"), Self.photo("222")])
+        let theirs = CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window)
+        let coordinator = ScriptedCoordinator(claim: .found(Self.shared(results)))
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
         let photo = try await source.photo(for: .cell(Self.cell), in: Self.window)
         #expect(photo.id == theirs.candidates[0].id && photo.origin == .flickr)
         #expect(searcher.count.withLock { $0 } == 0)
         _ = try await source.photo(for: .cell(Self.cell), in: Self.window)
-        #expect(coordinator.record.withLock { $0.claims } == 1, "the finding is kept for the window")
+        #expect(coordinator.record.withLock { $0.claims } == 1, "the results are kept for the window")
     }
 
     @Test func aSearchHereIsPublishedAndTheAgreedFindingIsServed() async throws {
         let photos = [Self.photo("111"), Self.photo("222"), Self.photo("333")]
-        let agreed = CellFinding(candidates: [Self.photo("777").sourcePhoto])
+        let agreed = Self.candidates([Self.photo("777")])
         let coordinator = ScriptedCoordinator(claim: .search, agreed: agreed)
         let searcher = CountingSearcher(photos: photos)
         let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window)
         #expect(searcher.count.withLock { $0 } == 1)
-        #expect(coordinator.record.withLock { $0.published } == [CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)])
-        #expect(photo.id == "flickr-777", "the finding stored first wins, so that replicas agree")
+        #expect(coordinator.record.withLock { $0.published } == [["flickr-111", "flickr-222", "flickr-333"]], "its results, as Flickr gave them")
+        #expect(photo.id == "flickr-777", "the results stored first win, so that replicas agree")
     }
 
-    @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(CellFinding.empty.sharedJSON)])
+    @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(Data("[]".utf8))])
     func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
         let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window)
@@ -164,7 +177,8 @@ struct ClusterTests {
 
     @Test func theFindingIsTheRankedChoiceThenTheNextResults() {
         let photos = (1...20).map { Self.photo("\($0)") }
-        let finding = CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window)
+        let results = Self.candidates(photos)
+        let finding = CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window)
         let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
         let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
         #expect(finding.candidates.map(\.id) == order.prefix(CellFinding.kept).map { photos[$0].sourcePhoto.id })
@@ -172,10 +186,11 @@ struct ClusterTests {
             finding.photo(variant: 0, excluding: Set(finding.candidates.map(\.id))) == nil
                 && Set(finding.candidates.map(\.id)).count == CellFinding.kept
         )
-        #expect(CellFinding(choosingFrom: photos, cell: Self.cell, window: Self.window) == finding, "the same in every replica")
-        #expect(CellFinding(choosingFrom: [photos[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
-        let json = try? JSONEncoder().encode(finding)
-        #expect(json.flatMap { try? JSONDecoder().decode(CellFinding.self, from: $0) } == finding)
+        #expect(CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window) == finding, "the same in every replica")
+        #expect(CellFinding(choosingFrom: [results[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
+        #expect(finding.candidates.allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
+        let json = try? JSONEncoder().encode(results)
+        #expect(json.flatMap { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) } == results, "results travel between replicas intact")
     }
 
     @Test func aReplicaAloneTakesItsShareOfTheBudget() async throws {
@@ -220,17 +235,7 @@ struct ClusterTests {
         // and the coordinator says "search" as a replica alone. The search waits for the lease's end all the same.
         let coordinator = SequenceCoordinator([.wait(seconds: 0.4), .search])
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let stock = StockPhotoSource(folder: Fixtures.stockFolder)
-        _ = try await stock.load()
-        let source = FlickrPhotoSource(
-            settings: Settings.Flickr(),
-            searcher: searcher,
-            downloader: NoDownloads(),
-            stock: stock,
-            coordinator: coordinator,
-            clock: SystemClock(),
-            logger: Logger(label: "test")
-        )
+        let source = try await Self.source(coordinator, searcher, clock: SystemClock())
         let started = ContinuousClock.now
         let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900))
         #expect(photo.origin == .flickr && searcher.count.withLock { $0 } == 1)

@@ -32,10 +32,10 @@ struct PhotoSupply {
         // `traceparent` to Flickr. Backdrop's own spans say what a search or a download did.
         configuration.tracing.tracer = nil
         let http = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
-        let flickr = FlickrPhotoSource.make(
+        let flickr = NearbyPhotoSource.flickr(
             settings: settings,
             http: http,
-            stock: stock,
+            next: stock,
             store: store,
             coordinator: coordinator,
             clock: clock,

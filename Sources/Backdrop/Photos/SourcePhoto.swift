@@ -14,7 +14,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     package let shown: SunPhase?
     /// The sky at the place when it was chosen for it (a search's candidates), so that the quality gate can judge an
     /// undated photo's light; nil when it was not chosen for a sky.
-    package let sky: SunPhase?
+    package private(set) var sky: SunPhase?
     /// How many photos the place has to choose from in this window (`variant` 0 up to this, less one), when the
     /// source says (nil: one).
     package var variantCount: Int?
@@ -43,6 +43,13 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
 
     /// How many photos the place has to choose from in this window: `variant` takes 0 up to this, less one.
     package var variants: Int { self.variantCount ?? 1 }
+
+    /// The same photo, chosen for a place whose sky is `sky`.
+    func chosen(for sky: SunPhase) -> SourcePhoto {
+        var photo = self
+        photo.sky = sky
+        return photo
+    }
 
     /// The same photo, said to be one of `count` the place has to choose from.
     func among(_ count: Int) -> SourcePhoto {

@@ -41,8 +41,8 @@ package struct FlickrPhoto: Sendable, Hashable {
 
     package var sourcePhoto: SourcePhoto { self.sourcePhoto(shown: nil) }
 
-    /// The photo as served, saying what sky it shows (``RankingCandidate/shown``) and the sky it was chosen for.
-    func sourcePhoto(shown: SunPhase?, sky: SunPhase? = nil) -> SourcePhoto {
+    /// The photo as served, saying what sky it shows (``RankingCandidate/shown``).
+    func sourcePhoto(shown: SunPhase?) -> SourcePhoto {
         SourcePhoto(
             id: "flickr-\(self.id)",
             origin: .flickr,
@@ -55,8 +55,7 @@ package struct FlickrPhoto: Sendable, Hashable {
             ),
             sizes: self.sizes,
             owner: self.owner,
-            shown: shown,
-            sky: sky
+            shown: shown
         )
     }
 

@@ -1,6 +1,6 @@
 /// One search result as the ranking sees it, whatever its source (Flickr today; any source that knows the same facts).
-struct RankingCandidate: Sendable {
-    enum Setting: Sendable { case indoors, outdoors, unsaid }
+struct RankingCandidate: Sendable, Codable, Equatable {
+    enum Setting: String, Sendable, Codable { case indoors, outdoors, unsaid }
 
     let id: String
     let owner: String
@@ -100,28 +100,5 @@ struct PhotoRanking: Sendable {
         case .dawn, .dusk: 2
         case .day: 3
         }
-    }
-}
-
-extension RankingCandidate {
-    /// A Flickr result: its phase from its exact time taken at its own place (else the cell's centre), else its tags.
-    init(_ photo: FlickrPhoto, near cell: Geohash) {
-        let facts = photo.facts
-        let centre = cell.centre
-        let shown =
-            facts.exactTaken.flatMap {
-                ShownPhase.phase(taken: $0, latitude: facts.latitude ?? centre.latitude, longitude: facts.longitude ?? centre.longitude)
-            } ?? ShownPhase.phase(tags: facts.tags)
-        let largest = photo.sizes.last
-        self.init(
-            id: photo.id,
-            owner: photo.owner,
-            shown: shown,
-            setting: facts.context == 1 ? .indoors : facts.context == 2 ? .outdoors : .unsaid,
-            accuracy: facts.accuracy,
-            order: facts.order,
-            width: facts.originalWidth ?? largest?.width ?? 0,
-            height: facts.originalHeight ?? largest?.height ?? 0
-        )
     }
 }

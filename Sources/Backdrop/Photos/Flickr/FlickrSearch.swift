@@ -1,10 +1,27 @@
 import Foundation
 import Tracing
 
-extension FlickrPhotoSource {
+/// How Flickr is searched (``NearbySearch``): `flickr.photos.search` around the cell's centre, once per window.
+struct FlickrSearch: NearbySearch {
+    let settings: Settings.Flickr
+    let searcher: any FlickrSearching
+    let windowSeconds: Int
+    let clock: any WallClock
+    let metrics: BackdropMetrics
+
+    var origin: PhotoOrigin { .flickr }
+    var name: String { "Flickr" }
+    var resultsSeconds: Int { self.windowSeconds }
+
+    func isKeyRejection(_ error: any Error) -> Bool { (error as? FlickrError)?.kind == .invalidKey }
+
+    func search(_ cell: Geohash, shared: any CellSharing) async throws -> [CandidatePhoto] {
+        try await self.photos(cell, shared).map { CandidatePhoto($0, near: cell) }
+    }
+
     /// Searches around the cell's centre; with no usable result widens the radius up to 32 km, then drops the tags.
     /// Each call is taken from the key's budget (shared between replicas when they share a database).
-    func search(_ cell: Geohash, _ shared: any CellSharing) async throws -> [FlickrPhoto] {
+    func photos(_ cell: Geohash, _ shared: any CellSharing) async throws -> [FlickrPhoto] {
         let centre = cell.centre
         let minUploadDate = Int64(self.clock.now().timeIntervalSince1970) - Int64(self.settings.minUploadAgeDays) * 86400
         var steps = [(self.settings.radiusKm, self.settings.tags)]

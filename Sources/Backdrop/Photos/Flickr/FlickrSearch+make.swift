@@ -3,20 +3,21 @@ import Foundation
 import Logging
 import NIOCore
 
-extension FlickrPhotoSource {
-    /// The production source: Flickr's REST API and image hosts through `http`, with the configured limits.
-    static func make(
+extension NearbyPhotoSource {
+    /// Flickr as it runs: its REST API and image hosts through `http`, with the configured limits; `next` when it
+    /// cannot serve.
+    static func flickr(
         settings: Settings,
         http: HTTPClient,
-        stock: StockPhotoSource,
+        next: any PhotoSource,
         store: (any PhotoStore)?,
         coordinator: any ClusterCoordinator,
         clock: any WallClock,
         logger: Logger,
         metrics: BackdropMetrics
-    ) -> FlickrPhotoSource {
+    ) -> NearbyPhotoSource {
         let total = TimeAmount.milliseconds(Int64(settings.flickr.totalTimeoutSeconds * 1000))
-        return FlickrPhotoSource(
+        let search = FlickrSearch(
             settings: settings.flickr,
             searcher: FlickrRESTClient(
                 http: http,
@@ -25,17 +26,25 @@ extension FlickrPhotoSource {
                 timeout: total,
                 allowedLicenses: settings.flickr.allowedLicenses
             ),
-            downloader: ImageDownloader(
-                http: http,
-                policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
-                maxBytes: settings.flickr.maxDownloadMB << 20,
-                timeout: total
-            ),
-            stock: stock,
+            windowSeconds: settings.photos.windowSeconds,
+            clock: clock,
+            metrics: metrics
+        )
+        let downloader = ImageDownloader(
+            http: http,
+            policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
+            maxBytes: settings.flickr.maxDownloadMB << 20,
+            timeout: total
+        )
+        return NearbyPhotoSource(
+            search: search,
+            downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: settings.flickr.downloadCacheMB, metrics: metrics),
+            next: next,
             store: store,
             maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
             deny: PhotoDenylist(settings.photos.deny),
             coordinator: coordinator,
+            cacheEntries: settings.flickr.cellCacheEntries,
             clock: clock,
             logger: logger,
             metrics: metrics
