@@ -33,6 +33,7 @@ package func buildApplication(
         stock: stock,
         store: sweeper?.cache,
         coordinator: coordinator,
+        postgres: postgres,
         clock: clock,
         logger: logger,
         metrics: metrics
@@ -64,7 +65,9 @@ package func buildApplication(
         try await postgres?.database.start()
         await openAPI.load()
         settings.announceWarnings(descriptors, to: logger)
-        logger.log(level: photos.announcement.level, "\(photos.announcement.text)", metadata: ["stockPhotos": "\(library.entries.count)"])
+        for announcement in photos.announcements {
+            logger.log(level: announcement.level, "\(announcement.text)", metadata: ["stockPhotos": "\(library.entries.count)"])
+        }
     }
     return app
 }

@@ -17,6 +17,11 @@ struct HTTPTests {
         settings.server.publicFolder = Fixtures.repositoryRoot.appendingPathComponent("Public").path
         settings.server.logLevel = logLevel
         settings.cache.folder = ""  // tests that want the disk cache give it a folder of their own
+        settings.photos.sources = [.flickr, .stock]  // never beyond loopback: Commons only with a stand-in
+        // Every test runs at once in a debug build: a request can wait its turn for seconds. Tests of the deadline set
+        // their own; the others must not meet it by chance.
+        settings.flickr.requestDeadlineSeconds = 60
+        settings.cluster.leaseSeconds = 90
         return settings
     }
 

@@ -21,9 +21,10 @@ struct SettingsTests {
         #expect(try Settings.parse(data) == Settings())
         // ...and names every key: removing any one would still parse, so compare key counts with the defaults' own.
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
-        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "cache", "cluster", "telemetry"])
+        #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "commons", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        #expect(keyCount == 70)  // server 13, photos 3, render 17, images 3, flickr 15, cache 10, cluster 4, telemetry 5
+        // server 13, photos 5, render 17, images 3, flickr 15, commons 9, cache 10, cluster 4, telemetry 5
+        #expect(keyCount == 81)
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

@@ -46,7 +46,9 @@ def start(binary, work, server, cache=None, render=None):
     path = os.path.join(work, f"config-{port}.json")
     with open(path, "w") as f:
         json.dump(config, f)
-    process = subprocess.Popen([binary, "serve", "--config", path], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    # Tests never reach beyond loopback: Wikimedia Commons (on by default) is left out.
+    env = dict(os.environ, BACKDROP_PHOTO_SOURCES="flickr,stock")
+    process = subprocess.Popen([binary, "serve", "--config", path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:

@@ -6,6 +6,8 @@
 # usage: Tests/cli/run.sh PATH/TO/backdrop
 set -u
 BIN=$(realpath "${1:?usage: run.sh PATH/TO/backdrop}")
+# Tests never reach beyond loopback: Wikimedia Commons (on by default) is left out.
+export BACKDROP_PHOTO_SOURCES=flickr,stock
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d)
 PASSED=0

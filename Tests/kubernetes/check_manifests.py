@@ -233,7 +233,7 @@ def against_image_and_service(rendered, binary, output):
     path = os.path.join(work, "config.json")
     with open(path, "w") as f:
         f.write(config_map["data"]["config.json"])
-    env = dict(os.environ, BACKDROP_HOST="127.0.0.1", BACKDROP_PORT=str(port), BACKDROP_PUBLIC_FOLDER=os.path.join(ROOT, "Public"),
+    env = dict(os.environ, BACKDROP_PHOTO_SOURCES="flickr,stock", BACKDROP_HOST="127.0.0.1", BACKDROP_PORT=str(port), BACKDROP_PUBLIC_FOLDER=os.path.join(ROOT, "Public"),
                BACKDROP_STOCK_FOLDER=os.path.join(ROOT, "StockPhotos"), BACKDROP_CACHE_FOLDER=os.path.join(work, "cache"))
     env.pop("FLICKR_API_KEY", None)
     env.pop("BACKDROP_POSTGRES_URL", None)
@@ -458,6 +458,7 @@ def router_in_front_of_backdrop(rendered, binary, output):
             with open(path, "w") as f:
                 json.dump(config, f)
             env = {k: v for k, v in os.environ.items() if k not in ("FLICKR_API_KEY", "BACKDROP_POSTGRES_URL")}
+            env["BACKDROP_PHOTO_SOURCES"] = "flickr,stock"  # never beyond loopback: no Commons
             log = open(os.path.join(output, f"kubernetes-live-{index}.log"), "w")
             processes.append(subprocess.Popen([binary, "serve", "--config", path], env=env, stdout=log, stderr=subprocess.STDOUT))
         for index in range(2):

@@ -61,6 +61,8 @@ class BackdropServer:
         }
         env = dict(os.environ)
         env.pop("FLICKR_API_KEY", None)
+        # Tests never reach beyond loopback: Wikimedia Commons (on by default) is left out unless a test brings a stand-in.
+        env["BACKDROP_PHOTO_SOURCES"] = "flickr,stock"
         if self.flickr:
             standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py")] + self.photos,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

@@ -3,8 +3,9 @@ import Foundation
 /// What `GET /background.json` says of a place for the current 15-minute window: the photo, its credit, the cell
 /// URLs of its images and its blurred layer inline.
 public struct Background: Sendable, Hashable, Decodable {
-    /// Where the photo came from, as `X-Backdrop-Source` says: ``flickr``, ``stock`` (no key, no photo near the
-    /// place, or Flickr failing), or ``staleFlickr`` (an earlier window's photo while Flickr fails).
+    /// Where the photo came from, as `X-Backdrop-Source` says: ``flickr``, ``commons`` (Wikimedia Commons), ``stock`` (no
+    /// photo near the place, or its sources failing), or ``staleFlickr`` and ``staleCommons`` (an earlier window's
+    /// photo while the source fails).
     public struct Source: RawRepresentable, Sendable, Hashable, Decodable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -12,6 +13,8 @@ public struct Background: Sendable, Hashable, Decodable {
         public static let flickr = Source(rawValue: "flickr")
         public static let stock = Source(rawValue: "stock")
         public static let staleFlickr = Source(rawValue: "flickr; stale")
+        public static let commons = Source(rawValue: "commons")
+        public static let staleCommons = Source(rawValue: "commons; stale")
     }
 
     public struct License: Sendable, Hashable, Decodable {

@@ -89,7 +89,9 @@ struct OpenAPITests {
         let style = try self.object(["components", "parameters", "style", "schema"])
         #expect(Set(style["enum"] as? [String] ?? []) == Set(BackgroundStyle.allCases.map(\.rawValue)))
         let source = try self.object(["components", "schemas", "BackgroundInfo", "properties", "source"])
-        #expect(Set(source["enum"] as? [String] ?? []) == Set([Background.Source.flickr, .stock, .staleFlickr].map(\.rawValue)))
+        #expect(
+            Set(source["enum"] as? [String] ?? []) == Set([Background.Source.flickr, .commons, .stock, .staleFlickr, .staleCommons].map(\.rawValue))
+        )
         let phase = try self.object(["components", "schemas", "BackgroundInfo", "properties", "phase"])
         #expect(Set(phase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue)))
         let photoPhase = try self.object(["components", "schemas", "BackgroundInfo", "properties", "photoPhase"])

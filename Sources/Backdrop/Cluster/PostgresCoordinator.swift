@@ -43,6 +43,21 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         self.metrics = metrics
     }
 
+    /// Another budget through the same database and connections: a keyless source's (`name`), with its own calls an
+    /// hour, its own cells and discoveries. Only the first coordinator runs as a service.
+    init(sharing other: PostgresCoordinator, budget name: String, callsPerHour: Int, expectedReplicas: Int) {
+        self.database = other.database
+        self.keyHash = String(StableHash.of("budget/\(name)"), radix: 16)
+        self.holder = other.holder
+        self.callsPerHour = callsPerHour
+        self.leaseSeconds = other.leaseSeconds
+        self.windowSeconds = other.windowSeconds
+        self.alone = LocalCoordinator(callsPerHour: max(1, callsPerHour / expectedReplicas), clock: other.clock, metrics: other.metrics)
+        self.clock = other.clock
+        self.logger = other.logger
+        self.metrics = other.metrics
+    }
+
     /// The coordinator the settings ask for: PostgreSQL when `cluster.postgresURL` is set, else a replica alone.
     static func make(settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws -> PostgresCoordinator? {
         try Settings.postgresURL(settings.cluster.postgresURL).map {

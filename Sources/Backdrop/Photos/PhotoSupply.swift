@@ -5,47 +5,88 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// The photo source the settings ask for (Flickr with stock photos as fallback, or stock photos alone when there is no
-/// key), the services it needs, and what start-up says of it.
+/// The photo sources `photos.sources` names, in order, each standing in when the one before cannot serve (Flickr only
+/// with a key; the stock photos last), the services they need, and what start-up says of them.
 struct PhotoSupply {
     let source: any PhotoSource
     let services: [any Service]
-    let announcement: (level: Logger.Level, text: String)
+    let announcements: [(level: Logger.Level, text: String)]
 
     static func make(
         settings: Settings,
         stock: StockPhotoSource,
         store: (any PhotoStore)?,
         coordinator: any ClusterCoordinator,
+        postgres: PostgresCoordinator?,
         clock: any WallClock,
         logger: Logger,
         metrics: BackdropMetrics
     ) -> PhotoSupply {
-        guard !settings.flickr.apiKey.isEmpty else {
-            return PhotoSupply(source: stock, services: [], announcement: (.warning, "no Flickr API key configured: serving stock photos only"))
+        var source: any PhotoSource = stock
+        var services = [any Service]()
+        var announcements = [(level: Logger.Level, text: String)]()
+        for name in settings.photos.sources.reversed() {
+            switch name {
+            case .stock:
+                continue
+            case .commons:
+                let http = Self.client(connectTimeout: settings.commons.connectTimeoutSeconds)
+                services.append(HTTPClientService(client: http))
+                let budget: any ClusterCoordinator =
+                    postgres.map {
+                        PostgresCoordinator(
+                            sharing: $0,
+                            budget: "commons",
+                            callsPerHour: settings.commons.callsPerHour,
+                            expectedReplicas: settings.cluster.expectedReplicas
+                        )
+                    } ?? LocalCoordinator(callsPerHour: settings.commons.callsPerHour, clock: clock, metrics: metrics)
+                source = NearbyPhotoSource.commons(
+                    settings: settings,
+                    http: http,
+                    next: source,
+                    store: store,
+                    coordinator: budget,
+                    clock: clock,
+                    logger: logger,
+                    metrics: metrics
+                )
+                announcements.append((.notice, "serving Wikimedia Commons photos near each place (no key needed)"))
+                if !settings.commons.hasOwnContact {
+                    announcements.append((.warning, "commons.userAgent names only the project: put your own contact in it, as Wikimedia asks"))
+                }
+            case .flickr:
+                guard !settings.flickr.apiKey.isEmpty else {
+                    announcements.append((.warning, "no Flickr API key configured: Flickr is not asked"))
+                    continue
+                }
+                let http = Self.client(connectTimeout: settings.flickr.connectTimeoutSeconds)
+                services.append(HTTPClientService(client: http))
+                source = NearbyPhotoSource.flickr(
+                    settings: settings,
+                    http: http,
+                    next: source,
+                    store: store,
+                    coordinator: coordinator,
+                    clock: clock,
+                    logger: logger,
+                    metrics: metrics
+                )
+                announcements.append((.notice, "serving Flickr photos near each place"))
+            }
         }
+        if source is StockPhotoSource { announcements.append((.warning, "serving stock photos only")) }
+        return PhotoSupply(source: source, services: services, announcements: announcements.reversed())
+    }
+
+    /// An HTTP client for one source: no redirects followed by itself (downloads check each hop), and no automatic
+    /// spans (they would record full URLs, a key among them, and send `traceparent` upstream).
+    private static func client(connectTimeout: Double) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .milliseconds(Int64(settings.flickr.connectTimeoutSeconds * 1000)))
+            timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
         )
-        // No automatic client spans: they would record the full URL, the API key in its query among it, and send
-        // `traceparent` to Flickr. Backdrop's own spans say what a search or a download did.
         configuration.tracing.tracer = nil
-        let http = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
-        let flickr = NearbyPhotoSource.flickr(
-            settings: settings,
-            http: http,
-            next: stock,
-            store: store,
-            coordinator: coordinator,
-            clock: clock,
-            logger: logger,
-            metrics: metrics
-        )
-        return PhotoSupply(
-            source: flickr,
-            services: [HTTPClientService(client: http)],
-            announcement: (.notice, "serving Flickr photos near each place, stock photos as fallback")
-        )
+        return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
     }
 }

@@ -58,7 +58,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         return photo
     }
 
-    /// What the source header says: `flickr`, `stock`, or `flickr; stale`.
+    /// What the source header says: `flickr`, `commons`, `stock`, or `flickr; stale` (`commons; stale`).
     package var sourceLabel: String { self.stale ? "\(self.origin.rawValue); stale" : self.origin.rawValue }
 
     /// Stock photos and stale ones stand in for what was asked; caches should keep them briefly.
@@ -73,4 +73,5 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
 package enum PhotoOrigin: String, Sendable, Hashable, Codable {
     case stock
     case flickr
+    case commons
 }

@@ -77,6 +77,7 @@ extension Settings {
             settings.photos.stockFolder = try section.string("stockFolder", default: settings.photos.stockFolder, allowEmpty: false)
             settings.photos.geohashPrecision = try section.int("geohashPrecision", default: settings.photos.geohashPrecision, in: 1...12)
             settings.photos.windowSeconds = try section.int("windowSeconds", default: settings.photos.windowSeconds, in: 60...86400)
+            settings.photos.sources = try Self.photoSources(try section.strings("sources", default: settings.photos.sources.map(\.rawValue)))
             settings.photos.deny = try section.strings("deny", default: [])
             if let bad = settings.photos.deny.first(where: { !PhotoDenylist.isName($0) }) {
                 throw ConfigError(
@@ -118,6 +119,7 @@ extension Settings {
             settings.images.maxProgressiveScans = try section.int("maxProgressiveScans", default: settings.images.maxProgressiveScans, in: 1...10000)
             try section.rejectUnknownKeys()
         }
+        if var section = try root.section("commons") { try settings.commons.read(&section) }
         if var section = try root.section("flickr") {
             var flickr = settings.flickr
             flickr.apiKey = try section.string("apiKey", default: flickr.apiKey)
@@ -260,6 +262,16 @@ extension Settings {
     }
 
     mutating func apply(environment: [String: String]) throws {
+        if let text = environment["BACKDROP_PHOTO_SOURCES"] {
+            do {
+                self.photos.sources = try Self.photoSources(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            } catch {
+                throw ConfigError(
+                    key: "BACKDROP_PHOTO_SOURCES",
+                    "must list flickr, commons and stock (each once, stock last), comma-separated, got \"\(text.prefix(60))\""
+                )
+            }
+        }
         if let host = environment["BACKDROP_HOST"] {
             guard !host.isEmpty else { throw ConfigError(key: "BACKDROP_HOST", "must not be empty") }
             self.server.host = host

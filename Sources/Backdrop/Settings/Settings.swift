@@ -36,6 +36,9 @@ package struct Settings: Sendable, Equatable {
         package var windowSeconds = 900
         /// Photo ids and owner ids never to serve (``PhotoDenylist``).
         package var deny: [String] = []
+        /// Where photos come from, in order: each stands in when the one before cannot serve. `flickr` is used only
+        /// with a key; `stock` must come last.
+        package var sources: [PhotoSourceName] = [.flickr, .commons, .stock]
     }
 
     package struct Render: Sendable, Equatable {
@@ -184,6 +187,7 @@ package struct Settings: Sendable, Equatable {
     package var render = Render()
     package var images = Images()
     package var flickr = Flickr()
+    package var commons = Commons()
     package var cache = Cache()
     package var cluster = Cluster()
     package var telemetry = Telemetry()

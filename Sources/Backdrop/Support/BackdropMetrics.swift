@@ -77,6 +77,11 @@ package struct BackdropMetrics: Sendable {
     }
 
     /// `outcome`: ok, empty, invalid_key, transient, failed, malformed, quota.
+    /// A search call to a keyless source (Commons), by outcome.
+    func sourceCall(_ source: String, _ outcome: String) {
+        Counter(label: "backdrop.source.calls.total", dimensions: [("source", source), ("outcome", outcome)], factory: self.factory).increment()
+    }
+
     func flickrCall(_ outcome: String) {
         Counter(label: "backdrop.flickr.calls.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
     }

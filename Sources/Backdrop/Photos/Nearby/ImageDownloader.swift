@@ -9,13 +9,15 @@ package struct ImageDownloader: ImageDownloading {
     let policy: ImageHostPolicy
     let maxBytes: Int
     let timeout: TimeAmount
+    let userAgent: String
     let maxRedirects = 3
 
-    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount) {
+    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount, userAgent: String = "Backdrop/\(Backdrop.version)") {
         self.http = http
         self.policy = policy
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.userAgent = userAgent
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
@@ -33,7 +35,7 @@ package struct ImageDownloader: ImageDownloading {
         for hop in 0...self.maxRedirects {
             try await self.policy.check(url)
             var request = HTTPClientRequest(url: url.absoluteString)
-            request.headers.add(name: "User-Agent", value: "Backdrop/\(Backdrop.version)")
+            request.headers.add(name: "User-Agent", value: self.userAgent)
             let response: HTTPClientResponse
             do {
                 response = try await self.http.execute(request, deadline: deadline)

@@ -9,15 +9,26 @@ import Musl
 import Darwin
 #endif
 
-/// Which URLs photos may be downloaded from: Flickr's image hosts (`*.staticflickr.com`, HTTPS) and hosts the
-/// configuration adds (for tests or mirrors). Flickr hosts must not resolve to loopback, private or link-local
-/// addresses; configured hosts are trusted as the operator named them.
+/// Which URLs photos may be downloaded from: a source's image hosts (Flickr's `*.staticflickr.com`, Wikimedia's
+/// `upload.wikimedia.org`), over HTTPS, and hosts the configuration adds (for tests or mirrors). A source's hosts must
+/// not resolve to loopback, private or link-local addresses; configured hosts are trusted as the operator named them.
 package struct ImageHostPolicy: Sendable {
     let extraHosts: Set<String>
+    /// The source's image domains: each, and any host under it.
+    let domains: [String]
+    /// The source's name, for errors.
+    let name: String
     let resolve: @Sendable (String) async -> [String]
 
-    package init(extraHosts: [String], resolve: (@Sendable (String) async -> [String])? = nil) {
+    package init(
+        extraHosts: [String],
+        domains: [String] = ["staticflickr.com"],
+        name: String = "Flickr",
+        resolve: (@Sendable (String) async -> [String])? = nil
+    ) {
         self.extraHosts = Set(extraHosts.map { $0.lowercased() })
+        self.domains = domains
+        self.name = name
         self.resolve = resolve ?? { host in await Self.systemResolve(host) }
     }
 
@@ -30,10 +41,10 @@ package struct ImageHostPolicy: Sendable {
             guard scheme == "https" || scheme == "http" else { throw DownloadError(.refused, "scheme \(scheme) not allowed") }
             return
         }
-        guard host == "staticflickr.com" || host.hasSuffix(".staticflickr.com") else {
-            throw DownloadError(.refused, "host \(host) is not a Flickr image host")
+        guard self.domains.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+            throw DownloadError(.refused, "host \(host) is not a \(self.name) image host")
         }
-        guard scheme == "https" else { throw DownloadError(.refused, "Flickr images are fetched over HTTPS only") }
+        guard scheme == "https" else { throw DownloadError(.refused, "\(self.name) images are fetched over HTTPS only") }
         let addresses = await self.resolve(host)
         guard !addresses.isEmpty else { throw DownloadError(.failed, "host \(host) does not resolve") }
         if let address = addresses.first(where: { !Self.isPublic($0) }) {

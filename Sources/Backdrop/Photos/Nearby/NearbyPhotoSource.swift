@@ -184,6 +184,7 @@ package struct NearbyPhotoSource: PhotoSource {
         } catch {
             if Task.isCancelled { throw CancellationError() }
             let rejected = self.search.isKeyRejection(error) || (error as? SharedSearch.Refusal) == .keyRejectedElsewhere
+            if let pause = self.search.sourcePause(after: error) { await self.state.pause(pause) }
             if await self.state.noteFailure(keyRejected: rejected, for: key) {
                 self.logger.error("\(name) rejected the API key: serving fallback photos, retrying at most once a minute")
             } else if !rejected {

@@ -13,4 +13,11 @@ protocol NearbySearch: Sendable {
     /// `shared`'s budget. Throws the source's errors; ``isKeyRejection(_:)`` tells which mean the key was refused.
     func search(_ cell: Geohash, shared: any CellSharing) async throws -> [CandidatePhoto]
     func isKeyRejection(_ error: any Error) -> Bool
+    /// How long every cell should leave the source alone after `error` (no network at all, or a `Retry-After`), in
+    /// seconds; nil when only the cell backs off.
+    func sourcePause(after error: any Error) -> Double?
+}
+
+extension NearbySearch {
+    func sourcePause(after error: any Error) -> Double? { nil }
 }

@@ -9,6 +9,8 @@ actor SearchState {
 
     private let clock: any WallClock
     private var keyRejectedAt: Date?
+    /// No cell is searched before this: the network is gone, or the source asked for a pause.
+    private var pausedUntil: Date?
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
     private var retryAt = [CellWindow: Date]()
     /// The end of another replica's lease on a cell, as last seen by a request waiting on it, and since when this
@@ -28,6 +30,7 @@ actor SearchState {
             self.keyRejectedAt = now  // this caller retries the key; others wait another minute
         }
         if let retry = self.retryAt[key], now < retry { return false }
+        if let paused = self.pausedUntil, now < paused { return false }
         return true
     }
 
@@ -42,6 +45,11 @@ actor SearchState {
         self.prune(before: key.window)
         self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
         return false
+    }
+
+    /// Leaves every cell alone for `seconds`.
+    func pause(_ seconds: Double) {
+        self.pausedUntil = self.clock.now().addingTimeInterval(seconds)
     }
 
     /// Records that another replica's lease on `key` runs until `until`.

@@ -1,0 +1,109 @@
+import Foundation
+
+/// One Commons file as Backdrop serves it: its credit in plain text, its sizes in Wikimedia's standard thumbnail
+/// widths, and what the ranking reads. Nil for anything but a large enough JPEG under a licence served.
+struct CommonsFile {
+    /// The thumbnail widths Wikimedia renders and caches for everyone; other widths are refused by its servers.
+    static let standardWidths = [960, 1280, 1920]
+    /// The width a search asks `iiurlwidth` for: its `thumburl` is the pattern for the others.
+    static let askedWidth = 1280
+
+    let photo: SourcePhoto
+    let facts: RankingCandidate
+
+    init?(_ page: CommonsSearchResponse.Page, order: Int) {
+        guard let info = page.imageinfo?.first, info.mime == "image/jpeg", let width = info.width, let height = info.height,
+            max(width, height) >= CommonsSearchResponse.minimumLongSide, let original = info.url, Self.isWeb(original),
+            let pageURL = info.descriptionurl, pageURL.hasPrefix("https://")
+        else { return nil }
+        let meta = { (key: String) in info.extmetadata?[key]?.text ?? "" }
+        guard
+            let license = CommonsLicense(
+                code: meta("License"),
+                shortName: PlainText.from(html: meta("LicenseShortName"), limit: 60),
+                url: meta("LicenseUrl")
+            )
+        else { return nil }
+        let sizes = Self.sizes(original: original, thumb: info.thumburl, width: width, height: height)
+        guard !sizes.isEmpty else { return nil }
+        let name = page.title.hasPrefix("File:") ? String(page.title.dropFirst(5)) : page.title
+        let objectName = PlainText.from(html: meta("ObjectName"), limit: 120)
+        let attribution = PlainText.from(html: meta("Attribution"))
+        let artist = PlainText.from(html: meta("Artist"))
+        let title = !objectName.isEmpty ? objectName : String(name.prefix { $0 != "." }.prefix(120))
+        let author = !attribution.isEmpty ? attribution : !artist.isEmpty ? artist : "Unknown author"
+        let latitude = Double(meta("GPSLatitude"))
+        let longitude = Double(meta("GPSLongitude"))
+        let taken = PlainText.from(html: meta("DateTimeOriginal"), limit: 40)
+        let categories = meta("Categories").split(separator: "|").map { $0.lowercased() }
+        let words = categories.flatMap(Self.words)
+        let shown: SunPhase?
+        if let latitude, let longitude, let exact = Self.exactTime(taken) {
+            shown = ShownPhase.phase(taken: exact, latitude: latitude, longitude: longitude) ?? ShownPhase.phase(tags: words)
+        } else {
+            shown = ShownPhase.phase(tags: words)
+        }
+        self.photo = SourcePhoto(
+            id: "commons-\(page.pageid)",
+            origin: .commons,
+            attribution: Attribution(
+                title: title.isEmpty ? "Untitled" : title,
+                author: author,
+                license: license.name,
+                licenseURL: license.url,
+                sourceURL: pageURL
+            ),
+            sizes: sizes,
+            shown: shown
+        )
+        let indoors = words.contains { ["interior", "interiors", "indoors", "inside"].contains($0) }
+        let outdoors = words.contains { ["exterior", "exteriors", "outdoors", "landscapes", "skylines", "cityscapes", "views"].contains($0) }
+        self.facts = RankingCandidate(
+            id: self.photo.id,
+            owner: artist.isEmpty ? self.photo.id : artist,
+            shown: shown,
+            setting: indoors ? .indoors : outdoors ? .outdoors : .unsaid,
+            accuracy: latitude != nil ? 16 : 11,
+            order: order,
+            width: width,
+            height: height
+        )
+    }
+
+    func candidate(near cell: Geohash) -> CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts) }
+
+    /// The standard widths below the original's (from the asked thumbnail's URL), and the original itself when it is
+    /// narrower than the widest standard one.
+    static func sizes(original: String, thumb: String?, width: Int, height: Int) -> [PhotoSize] {
+        var sizes = [PhotoSize]()
+        if let thumb, Self.isWeb(thumb), thumb.contains("/\(Self.askedWidth)px-") {
+            for standard in Self.standardWidths where standard < width {
+                let url = thumb.replacingOccurrences(of: "/\(Self.askedWidth)px-", with: "/\(standard)px-")
+                sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: (height * standard + width / 2) / width))
+            }
+        }
+        if width < Self.standardWidths[Self.standardWidths.count - 1] || sizes.isEmpty {
+            sizes.append(PhotoSize(label: "original", url: original, width: width, height: height))
+        }
+        return sizes
+    }
+
+    /// An absolute web URL; which hosts may be fetched, and over what, the download's ``ImageHostPolicy`` decides.
+    static func isWeb(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }
+
+    /// `YYYY-MM-DD hh:mm:ss` (or without seconds) at the start of `text`, as ``ShownPhase`` reads it; nil otherwise.
+    static func exactTime(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 16 else { return nil }
+        let head = String(decoding: bytes.prefix(19), as: UTF8.self)
+        if bytes.count >= 19, bytes[16] == UInt8(ascii: ":"), ShownPhase.seconds(head) != nil { return head }
+        let minutes = String(decoding: bytes.prefix(16), as: UTF8.self) + ":00"
+        return ShownPhase.seconds(minutes) != nil ? minutes : nil
+    }
+
+    /// A category's words, and each pair run together (`blue hour` gives `bluehour`), as tags are written.
+    static func words(_ category: String) -> [String] {
+        let words = category.split(whereSeparator: { !$0.isLetter }).map(String.init)
+        return words + zip(words, words.dropFirst()).map { $0 + $1 }
+    }
+}

@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+
+extension NearbyPhotoSource {
+    /// Wikimedia Commons as it runs: its API and `upload.wikimedia.org` through `http`, with the configured limits;
+    /// `next` when it cannot serve.
+    static func commons(
+        settings: Settings,
+        http: HTTPClient,
+        next: any PhotoSource,
+        store: (any PhotoStore)?,
+        coordinator: any ClusterCoordinator,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) -> NearbyPhotoSource {
+        let commons = settings.commons
+        let total = TimeAmount.milliseconds(Int64(commons.totalTimeoutSeconds * 1000))
+        let downloader = ImageDownloader(
+            http: http,
+            policy: ImageHostPolicy(extraHosts: commons.extraImageHosts, domains: ["upload.wikimedia.org"], name: "Wikimedia"),
+            maxBytes: commons.maxDownloadMB << 20,
+            timeout: total,
+            userAgent: commons.headerValue
+        )
+        return NearbyPhotoSource(
+            search: CommonsSearch(
+                client: CommonsClient(http: http, endpoint: commons.endpoint, userAgent: commons.headerValue, timeout: total),
+                radiusKm: commons.radiusKm,
+                metrics: metrics
+            ),
+            downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: commons.downloadCacheMB, metrics: metrics),
+            next: next,
+            store: store,
+            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
+            deny: PhotoDenylist(settings.photos.deny),
+            coordinator: coordinator,
+            cacheEntries: settings.flickr.cellCacheEntries,
+            clock: clock,
+            logger: logger,
+            metrics: metrics
+        )
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A Commons geosearch answer (`formatversion=2`) read into candidates: JPEG photographs with a long side of at least
+/// 1024 px under a licence that allows modified copies (``CommonsLicense``), each with its credit in plain text and
+/// what the ranking reads (the time taken, categories, where the camera stood). Fields arrive as strings or numbers, or
+/// not at all; a file that lacks what it needs is skipped, never the whole answer.
+enum CommonsSearchResponse {
+    struct Answer: Decodable {
+        struct Failure: Decodable {
+            let code: String
+            let info: String?
+        }
+
+        struct Query: Decodable { let pages: [Page]? }
+
+        let error: Failure?
+        let query: Query?
+    }
+
+    struct Page: Decodable {
+        let pageid: Int
+        let title: String
+        let index: Int?
+        let imageinfo: [Info]?
+    }
+
+    struct Info: Decodable {
+        let width: Int?
+        let height: Int?
+        let url: String?
+        let thumburl: String?
+        let descriptionurl: String?
+        let mime: String?
+        let extmetadata: [String: Field]?
+    }
+
+    /// An `extmetadata` entry: its value as text, whatever JSON type it came as.
+    struct Field: Decodable {
+        let text: String?
+
+        enum Keys: String, CodingKey { case value }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            if let text = try? container.decode(String.self, forKey: .value) {
+                self.text = text
+            } else if let number = try? container.decode(Double.self, forKey: .value) {
+                self.text = String(number)
+            } else {
+                self.text = nil
+            }
+        }
+    }
+
+    /// Files whose long side is shorter are skipped: too small for a phone screen's crop.
+    static let minimumLongSide = 1024
+
+    /// The answer's usable files, in the order geosearch gave them (`index`, nearest first); throws ``CommonsError``.
+    static func parse(_ body: [UInt8], near cell: Geohash) throws(CommonsError) -> [CandidatePhoto] {
+        let answer: Answer
+        do {
+            answer = try JSONDecoder().decode(Answer.self, from: Data(body))
+        } catch {
+            throw CommonsError(.malformed, "Commons' answer is not the JSON expected")
+        }
+        if let failure = answer.error {
+            let transient = ["maxlag", "ratelimited", "readonly", "internal_api_error_DBQueryError"].contains(failure.code)
+            throw CommonsError(
+                transient ? .transient : .failed,
+                "Commons error \(failure.code): \(PlainText.from(html: failure.info ?? "", limit: 120))"
+            )
+        }
+        let pages = (answer.query?.pages ?? []).sorted { ($0.index ?? $0.pageid) < ($1.index ?? $1.pageid) }
+        return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order)?.candidate(near: cell) }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import Backdrop
+
+/// Wikimedia Commons with no key: its answers read (licences, plain-text credits, sizes, the sky), and the source
+/// through a stand-in `api.php` and upload host on loopback: served, credited, searched once a day, and every fault
+/// ending in a stock photo within the deadline.
+@Suite("Wikimedia Commons through a stand-in on loopback", .serialized)
+struct CommonsTests {
+    static let cell = Geohash("u09tq")!
+    static let paris = "lat=48.8584&lon=2.2945"
+    typealias File = StandInCommons.File
+
+    static func parse(_ files: [File]) throws -> [CandidatePhoto] {
+        try CommonsSearchResponse.parse(Array(StandInCommons.searchJSON(files, base: "https://upload.wikimedia.org").utf8), near: Self.cell)
+    }
+
+    // MARK: - answers read
+
+    @Test func onlyFreeLargeJPEGsAreKeptWithPlainTextCredits() throws {
+        var free = File(pageid: 1)
+        free.attribution = nil
+        var nonCommercial = File(pageid: 2)
+        (nonCommercial.license, nonCommercial.shortName) = ("cc-by-nc-sa-4.0", "CC BY-NC-SA 4.0")
+        var noDerivatives = File(pageid: 3)
+        noDerivatives.license = "cc-by-nd-4.0"
+        var gfdl = File(pageid: 4)
+        (gfdl.license, gfdl.shortName, gfdl.licenseURL) = ("gfdl", "GFDL", "https://www.gnu.org/copyleft/fdl.html")
+        var png = File(pageid: 5)
+        png.mime = "image/png"
+        var small = File(pageid: 6)
+        (small.width, small.height) = (800, 600)
+        var zero = File(pageid: 7)
+        (zero.license, zero.shortName, zero.licenseURL) = ("cc0", "CC0", "")
+        var credited = File(pageid: 8)
+        (credited.attribution, credited.license, credited.licenseURL) = (
+            "<i>Photo: Musée d'Orsay</i>", "cc-by-2.0-fr", "http://creativecommons.org/licenses/by/2.0/fr/deed.en"
+        )
+        let kept = try Self.parse([free, nonCommercial, noDerivatives, gfdl, png, small, zero, credited])
+        #expect(kept.map(\.photo.id) == ["commons-1", "commons-7", "commons-8"], "NonCommercial, NoDerivs, GFDL, PNG and small files are skipped")
+        let first = kept[0].photo
+        #expect(first.origin == .commons && first.attribution.author == "Jean Photographe & co", "no markup: \(first.attribution.author)")
+        #expect(first.attribution.license == "CC BY-SA 4.0" && first.attribution.licenseURL == "https://creativecommons.org/licenses/by-sa/4.0")
+        #expect(first.attribution.sourceURL == "https://commons.wikimedia.org/wiki/File:Tour_Eiffel_vue_du_Trocad%C3%A9ro.jpg")
+        #expect(first.attribution.title == "Tour Eiffel vue du Trocadéro")
+        #expect(first.sizes.map(\.label) == ["960px", "1280px", "1920px"] && first.sizes.allSatisfy { $0.url.contains("/\($0.width)px-") })
+        #expect(
+            kept[1].photo.attribution.license == "CC0 1.0"
+                && kept[1].photo.attribution.licenseURL.hasPrefix("https://creativecommons.org/publicdomain")
+        )
+        #expect(kept[2].photo.attribution.author == "Photo: Musée d'Orsay", "Attribution, when given, is the credit")
+        #expect(kept[2].photo.attribution.licenseURL == "https://creativecommons.org/licenses/by/2.0/fr/deed.en")
+        for photo in kept.map(\.photo) {
+            for text in [photo.attribution.author, photo.attribution.title, photo.attribution.license] {
+                #expect(!text.contains("<") && !text.contains(">") && !text.contains("&amp;"), "\(text)")
+            }
+        }
+    }
+
+    @Test func theSkyFromTheTimeTakenOrTheCategoriesAndTheSettingFromCategories() throws {
+        var night = File(pageid: 1)
+        night.taken = #"<time class="dtstart" datetime="2024-06-21">2024-06-21 23:40:12</time>"#
+        var sunset = File(pageid: 2)
+        (sunset.categories, sunset.gps) = ("Sunsets in Paris|Seine", nil)
+        var blue = File(pageid: 3)
+        blue.categories = "Blue hour in Paris"
+        var inside = File(pageid: 4)
+        inside.categories = "Interiors of the Louvre"
+        var narrow = File(pageid: 5)
+        (narrow.width, narrow.height) = (1600, 1067)
+        let kept = try Self.parse([night, sunset, blue, inside, narrow])
+        #expect(kept.map(\.photo.shown) == [.night, .dusk, .twilight, nil, nil])
+        #expect(kept[3].facts.setting == .indoors && kept[0].facts.setting == .outdoors, "views from…: outdoors")
+        #expect(kept[0].facts.accuracy == 16 && kept[1].facts.accuracy == 11, "placed where the camera stood, else by the search")
+        #expect(kept[4].photo.sizes.map(\.label) == ["960px", "1280px", "original"], "narrower than 1920: the original is the largest")
+        #expect(CommonsFile.exactTime("2024-06-21 23:40") == "2024-06-21 23:40:00" && CommonsFile.exactTime("2024-06") == nil)
+    }
+
+    @Test func errorsAndOddAnswers() throws {
+        let busy = #"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."},"servedby":"mw1234"}"#
+        #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .transient }
+        let bad = #"{"error":{"code":"invalid-coord","info":"Invalid coordinate provided"}}"#
+        #expect { try CommonsSearchResponse.parse(Array(bad.utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .failed }
+        #expect { try CommonsSearchResponse.parse(Array("<html>".utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .malformed }
+        #expect(try CommonsSearchResponse.parse(Array(#"{"batchcomplete":true}"#.utf8), near: Self.cell).isEmpty, "nothing near: no query")
+        let missing =
+            #"{"query":{"pages":[{"pageid":9,"ns":6,"title":"File:X.jpg","index":-1},{"pageid":10,"ns":6,"title":"File:Y.jpg","imageinfo":[{"mime":"image/jpeg"}]}]}}"#
+        #expect(try CommonsSearchResponse.parse(Array(missing.utf8), near: Self.cell).isEmpty, "files without what they need are skipped")
+    }
+
+    @Test func theSourcesAndCommonsKeysAreChecked() throws {
+        #expect(Settings().photos.sources == [.flickr, .commons, .stock], "Commons on by default")
+        #expect(try Settings.parse(Data(#"{"photos": {"sources": ["commons", "stock"]}}"#.utf8)).photos.sources == [.commons, .stock])
+        for bad in [#"["stock", "flickr"]"#, #"["flickr"]"#, #"["flickr", "flickr", "stock"]"#, #"["unsplash", "stock"]"#] {
+            #expect { try Settings.parse(Data(#"{"photos": {"sources": \#(bad)}}"#.utf8)) } throws: { "\($0)".contains("photos.sources") }
+        }
+        for (key, value) in [("radiusKm", "11"), ("userAgent", "\"\""), ("endpoint", "\"ftp://x\""), ("extraImageHosts", "[\"a b\"]")] {
+            #expect { try Settings.parse(Data(#"{"commons": {"\#(key)": \#(value)}}"#.utf8)) } throws: { "\($0)".contains("commons.\(key)") }
+        }
+        var settings = Settings()
+        try settings.apply(environment: ["BACKDROP_PHOTO_SOURCES": "flickr, stock"])
+        #expect(settings.photos.sources == [.flickr, .stock])
+        #expect { try settings.apply(environment: ["BACKDROP_PHOTO_SOURCES": "stock,commons"]) } throws: {
+            "\($0)".contains("BACKDROP_PHOTO_SOURCES")
+        }
+    }
+
+    // MARK: - through the stand-in
+
+    static func settings(_ commons: StandInCommons, _ configure: (inout Settings) -> Void = { _ in }) -> Settings {
+        var settings = HTTPTests.settings(logLevel: .info)
+        settings.photos.sources = [.flickr, .commons, .stock]
+        settings.commons.endpoint = commons.endpoint
+        settings.commons.extraImageHosts = ["localhost"]
+        settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
+        configure(&settings)
+        return settings
+    }
+
+    static func withBackdrop(
+        _ answers: @escaping @Sendable (StandInCommons) -> [StandInCommons.Answer],
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        configure: @escaping @Sendable (inout Settings) -> Void = { _ in },
+        _ body: @Sendable (StandInCommons, any TestClientProtocol, LogRecords) async throws -> Void
+    ) async throws {
+        try await StandInCommons.run(answers) { commons in
+            let records = LogRecords()
+            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+            let app = try await buildApplication(Self.settings(commons, configure), clock: clock, logger: logger)
+            try await app.test(.router) { client in try await body(commons, client, records) }
+        }
+    }
+
+    static func json(_ client: some TestClientProtocol, _ query: String) async throws -> (HTTPTests.Answer, [String: Any]) {
+        let answer = try await HTTPTests.get(client, "/background.json?\(query)")
+        return (answer, try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]))
+    }
+
+    @Test func withNoKeyAPlaceCommonsKnowsGetsACommonsPhotoCreditedExactly() async throws {
+        try await Self.withBackdrop({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons, client, records in
+            let (answer, json) = try await Self.json(client, "\(Self.paris)&width=390&height=844")
+            #expect(json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
+            #expect(json["owner"] as? String == "Jean Photographe & co" && json["title"] as? String == "Tour Eiffel vue du Trocadéro")
+            #expect((json["license"] as? [String: Any])?["name"] as? String == "CC BY-SA 4.0")
+            #expect(json["photoPage"] as? String == "https://commons.wikimedia.org/wiki/File:Tour_Eiffel_vue_du_Trocad%C3%A9ro.jpg")
+            #expect(json["modified"] as? String == BackgroundInfo.modifiedNote && json["notice"] == nil)
+            #expect(answer.headers[BackdropHeaders.source] == "commons")
+            let image = try await HTTPTests.get(client, "/background?\(Self.paris)&width=1400&height=200&format=jpeg")
+            #expect(image.status == .ok && image.headers[BackdropHeaders.author] == "Jean Photographe & co")
+            let search = try #require(commons.searches.first)
+            for (key, value) in [
+                ("action", "query"), ("generator", "geosearch"), ("ggsnamespace", "6"), ("ggsradius", "2000"), ("formatversion", "2"),
+                ("prop", "imageinfo"), ("iiprop", "url|size|mime|extmetadata"), ("iiurlwidth", "1280"),
+            ] {
+                #expect(search.query[key] == value, "\(key)")
+            }
+            #expect(commons.searches.count == 1, "one search for the JSON and the image")
+            let widths = commons.downloads.compactMap { $0.path.split(separator: "/").last.flatMap { Int($0.prefix { $0.isNumber }) } }
+            #expect(!widths.isEmpty && widths.allSatisfy(CommonsFile.standardWidths.contains), "standard widths only: \(widths)")
+            #expect(widths.contains(1920), "1400 px wide takes the widest")
+            let agents = (commons.searches + commons.downloads).map(\.userAgent)
+            #expect(
+                agents.allSatisfy { $0 == "Backdrop-tests/1.0 (ops@example.org) Backdrop/\(Backdrop.version)" },
+                "every call says who calls: \(agents)"
+            )
+            #expect(!records.all.contains { $0.message.contains("commons.userAgent names only the project") })
+        }
+    }
+
+    @Test func aCellsFileListServesTheWholeDayAndElsewhereIsStock() async throws {
+        let clock = MovableClock(HTTPTests.epoch)
+        let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
+            [.json(commons.searchJSON([File(pageid: 1), File(pageid: 2)])), .json("{\"batchcomplete\":true}")]
+        }
+        try await Self.withBackdrop(answers, clock: clock) { commons, client, _ in
+            var ids = Set<String>()
+            for _ in 0..<4 {  // four windows of one day
+                let (_, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                #expect(json["source"] as? String == "commons")
+                ids.insert(json["photoId"] as? String ?? "")
+                clock.advance(900)
+            }
+            #expect(commons.searches.count == 1, "one search a day per cell")
+            #expect(ids.count == 2, "the windows still take turns: \(ids)")
+            let (_, elsewhere) = try await Self.json(client, "lat=-75&lon=120&width=64&height=64")
+            #expect(elsewhere["source"] as? String == "stock", "nothing near: stock")
+        }
+    }
+
+    @Test(arguments: ["hang", "http429", "malformed", "oversized", "http500"])
+    func everyFaultEndsInAStockPhotoWithinTheDeadline(_ fault: String) async throws {
+        let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
+            switch fault {
+            case "hang": [.noAnswer]
+            case "http429": [.status(429, [("Retry-After", "120")])]
+            case "malformed": [.json("{\"query\":{\"pages\":[{\"pageid\":\"x\"")]
+            case "oversized": [.oversized]
+            default: [.status(500, [])]
+            }
+        }
+        try await Self.withBackdrop(answers, configure: { $0.flickr.requestDeadlineSeconds = 1.5 }) { commons, client, _ in
+            let start = ContinuousClock.now
+            let (answer, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+            #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
+            #expect(ContinuousClock.now - start < .seconds(5), "\(fault): within the deadline and a margin")
+            let searched = commons.searches.count
+            _ = try await Self.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+            if fault == "http429" {
+                #expect(commons.searches.count == searched, "Retry-After: no cell asks Commons again before it")
+            }
+        }
+    }
+
+    @Test func aDeadNetworkIsAskedOnceNotOnEveryRequest() async throws {
+        // Nothing listens on the endpoint's port (port 9 on loopback, discard, never served here): the connection is
+        // refused, as on a machine with no network.
+        var settings = HTTPTests.settings()
+        settings.photos.sources = [.commons, .stock]
+        settings.commons.endpoint = "http://127.0.0.1:9/w/api.php"
+        settings.commons.connectTimeoutSeconds = 1  // the client retries a refused connection until then
+        let metrics = BackdropMetrics()
+        let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
+        try await app.test(.router) { client in
+            for (index, query) in [Self.paris, "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"].enumerated() {
+                let start = ContinuousClock.now
+                let answer = try await HTTPTests.get(client, "/background?\(query)&width=64&height=64")
+                #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "stock")
+                // The first waits out the connection timeout once; the others do not wait on the network at all.
+                #expect(ContinuousClock.now - start < .seconds(index == 0 ? 4 : 1), "request \(index + 1)")
+            }
+        }
+        let calls = metrics.exposition().split(separator: "\n").filter { $0.hasPrefix("backdrop_source_calls_total{") }
+        #expect(calls.count == 1 && calls[0].contains("commons") && calls[0].hasSuffix(" 1"), "three cells, one attempt: \(calls)")
+    }
+}

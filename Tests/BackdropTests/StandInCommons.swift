@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// A stand-in for Wikimedia Commons on 127.0.0.1: the MediaWiki API at `/w/api.php` answering geosearches in Commons'
+/// `formatversion=2` JSON (as recorded from public answers: HTML in `Artist`, numbers as strings, missing fields), and
+/// `upload.wikimedia.org`'s paths, thumbnails in the standard widths only (any other width is refused with a 400, as
+/// Wikimedia refuses it). It records every call with its `User-Agent`.
+final class StandInCommons: Sendable {
+    enum Answer: Sendable {
+        case json(String)
+        /// A status with its headers (`Retry-After`).
+        case status(Int, [(String, String)])
+        case noAnswer
+        /// Three megabytes past what Backdrop reads.
+        case oversized
+    }
+
+    struct Call: Sendable {
+        let path: String
+        let query: [String: String]
+        let userAgent: String?
+    }
+
+    struct File {
+        var pageid: Int
+        var name = "Tour Eiffel vue du Trocadéro.jpg"
+        var width = 4000
+        var height = 6000
+        var mime = "image/jpeg"
+        var license = "cc-by-sa-4.0"
+        var shortName = "CC BY-SA 4.0"
+        var licenseURL = "https://creativecommons.org/licenses/by-sa/4.0"
+        var artist =
+            #"<a href="//commons.wikimedia.org/wiki/User:Jean_Photographe" title="User:Jean Photographe">Jean <b>Photographe</b></a> &amp; co"#
+        var attribution: String? = nil
+        var taken: String? = nil
+        var categories = "Eiffel Tower|Views from the Trocadéro"
+        var gps: (Double, Double)? = (48.8616, 2.2893)
+    }
+
+    let port: Int
+    private let calls = Mutex<[Call]>([])
+    let (released, release) = AsyncStream<Void>.makeStream()
+    private let answers: Mutex<[Answer]>
+
+    private init(port: Int) {
+        self.port = port
+        self.answers = Mutex([])
+    }
+
+    var endpoint: String { "http://localhost:\(self.port)/w/api.php" }
+    var searches: [Call] { self.calls.withLock { $0.filter { $0.path == "/w/api.php" } } }
+    var downloads: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/wikipedia/") } } }
+
+    /// The answer Commons gives for `files` (in `formatversion=2`: pages as an array, each with its generator `index`).
+    func searchJSON(_ files: [File]) -> String { Self.searchJSON(files, base: "http://localhost:\(self.port)") }
+
+    /// The same, its upload URLs under `base`.
+    static func searchJSON(_ files: [File], base: String) -> String {
+        let pages = files.enumerated().map { index, file -> String in
+            let encoded = file.name.replacingOccurrences(of: " ", with: "_").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            let original = "\(base)/wikipedia/commons/a/ab/\(encoded)"
+            let thumb = file.width > 1280 ? "\(base)/wikipedia/commons/thumb/a/ab/\(encoded)/1280px-\(encoded)" : original
+            var meta: [String: String] = [
+                "Artist": file.artist, "LicenseShortName": file.shortName, "LicenseUrl": file.licenseURL, "License": file.license,
+                "ObjectName": file.name.replacingOccurrences(of: ".jpg", with: ""), "Categories": file.categories,
+            ]
+            if let attribution = file.attribution { meta["Attribution"] = attribution }
+            if let taken = file.taken { meta["DateTimeOriginal"] = taken }
+            if let (lat, lon) = file.gps { (meta["GPSLatitude"], meta["GPSLongitude"]) = (String(lat), String(lon)) }
+            let fields = meta.sorted { $0.key < $1.key }.map {
+                "\"\($0.key)\":{\"value\":\(Self.quoted($0.value)),\"source\":\"commons-desc-page\",\"hidden\":\"\"}"
+            }
+            let extmetadata =
+                "{\"CommonsMetadataExtension\":{\"value\":1.2,\"source\":\"extension\",\"hidden\":\"\"}," + fields.joined(separator: ",") + "}"
+            return """
+                {"pageid":\(file.pageid),"ns":6,"title":\(Self.quoted("File:" + file.name)),"index":\(index - 1),"imagerepository":"local",\
+                "imageinfo":[{"size":4123456,"width":\(file.width),"height":\(file.height),"thumburl":\(Self.quoted(thumb)),"thumbwidth":1280,\
+                "thumbheight":\(file.height * 1280 / max(1, file.width)),"url":\(Self.quoted(original)),\
+                "descriptionurl":"https://commons.wikimedia.org/wiki/File:\(encoded)","descriptionshorturl":"https://commons.wikimedia.org/w/index.php?curid=\(file.pageid)",\
+                "mime":"\(file.mime)","extmetadata":\(extmetadata)}]}
+                """
+        }
+        return "{\"batchcomplete\":true,\"query\":{\"pages\":[\(pages.joined(separator: ","))]}}"
+    }
+
+    static func run(_ answers: @escaping @Sendable (StandInCommons) -> [Answer], _ body: @Sendable (StandInCommons) async throws -> Void) async throws
+    {
+        let box = Mutex<StandInCommons?>(nil)
+        let photo = try Fixtures.bytes("flickr-photo.jpg")
+        let router = Router()
+        router.get("w/api.php") { request, _ -> Response in
+            guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            commons.record(request)
+            switch commons.nextAnswer() {
+            case .json(let text):
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            case .status(let code, let headers):
+                var fields = HTTPFields()
+                for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+                return Response(status: .init(code: code), headers: fields, body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
+            case .noAnswer:
+                for await _ in commons.released {}
+                return Response(status: .ok)
+            case .oversized:
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(repeating: 0x20, count: 7 << 20))
+                )
+            }
+        }
+        router.get("wikipedia/**") { request, _ -> Response in
+            guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            commons.record(request)
+            let last = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
+            if request.uri.path.contains("/thumb/") {
+                let width = Int(last.prefix { $0.isNumber }) ?? 0
+                guard CommonsFile.standardWidths.contains(width) else {
+                    return Response(
+                        status: .badRequest,
+                        body: .init(byteBuffer: ByteBuffer(string: "Error: use one of the standard thumbnail sizes"))
+                    )
+                }
+            }
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let commons = StandInCommons(port: try #require(client.port))
+            let queued = answers(commons)
+            commons.answers.withLock { $0 = queued }
+            box.withLock { $0 = commons }
+            defer { commons.release.finish() }
+            try await body(commons)
+        }
+    }
+
+    private func record(_ request: Request) {
+        var query = [String: String]()
+        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        self.calls.withLock { $0.append(Call(path: request.uri.path, query: query, userAgent: request.headers[.userAgent])) }
+    }
+
+    private func nextAnswer() -> Answer {
+        self.answers.withLock { answers in answers.count > 1 ? answers.removeFirst() : answers.first ?? .json("{\"batchcomplete\":true}") }
+    }
+
+    static func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+}
