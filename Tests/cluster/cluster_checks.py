@@ -413,6 +413,33 @@ def shared_discoveries(binary, flickr, db, work):
             replica.stop()
 
 
+def shared_commons(binary, flickr, db, work):
+    print("(f) Wikimedia Commons, keyless: one search per cell between three replicas, the same photo everywhere")
+    base = f"http://localhost:{flickr.port}"
+    settings = {"commons": {"endpoint": f"{base}/w/api.php", "extraImageHosts": ["localhost"], "userAgent": "Backdrop cluster check (ops@example.org)"}}
+    environment = {"BACKDROP_PHOTO_SOURCES": "commons,stock"}
+    replicas = [Replica(binary, flickr, db.url, work, f"commons-{i}", api_key="", settings=settings, environment=environment).start()
+                for i in range(3)]
+    try:
+        names = cells("u0c", 5)
+        before = flickr.stats()["commons_searches"]
+        answers = fetch_all([f"{replicas[i % 3].base}/background?cell={names[i % 5]}&{SIZE}" for i in range(60)], workers=30)
+        searches = flickr.stats()["commons_searches"] - before
+        by_cell = {}
+        for i, answer in enumerate(answers):
+            by_cell.setdefault(names[i % 5], set()).add(photo_of(answer))
+        check("60 concurrent requests for 5 new cells over 3 replicas: all 200, all Commons photos",
+              all(a[0] == 200 for a in answers) and all(p[1] == "commons" for photos in by_cell.values() for p in photos),
+              f"statuses {sorted(set(a[0] for a in answers))}, sources {sorted(set(p[1] for ps in by_cell.values() for p in ps))}")
+        check("exactly 5 Commons searches between them (each cell's list shared through the database for the day)",
+              searches == 5, f"{searches} searches")
+        check("every replica serves each cell the same Commons photo", all(len(photos) == 1 for photos in by_cell.values()),
+              "; ".join(f"{c}: {sorted(p)}" for c, p in by_cell.items() if len(p) != 1)[:300])
+    finally:
+        for replica in replicas:
+            replica.stop()
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     work = tempfile.mkdtemp(prefix="backdrop-cluster-")
@@ -429,7 +456,8 @@ def main():
             check("/health says postgres on every replica", all(r.health().get("cluster") == "postgres" for r in replicas))
             for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
                                (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),
-                               (takeover_at_defaults, (binary, flickr, db, work)), (shared_discoveries, (binary, flickr, db, work))]:
+                               (takeover_at_defaults, (binary, flickr, db, work)), (shared_discoveries, (binary, flickr, db, work)),
+                               (shared_commons, (binary, flickr, db, work))]:
                 run_part(part, *args)
             logs = {f: open(os.path.join(work, f)).read() for f in os.listdir(work) if f.endswith(".log")}
             check("the password appears in no log", not any(db.password in t or "SECRETWORD" in t for t in logs.values()))

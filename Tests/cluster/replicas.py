@@ -102,7 +102,8 @@ class Replica:
         with open(path, "w") as f:
             json.dump(self.config(), f)
         # Tests never reach beyond loopback: Wikimedia Commons (on by default) is left out.
-        env = dict(os.environ, FLICKR_API_KEY=self.api_key, BACKDROP_PHOTO_SOURCES="flickr,stock", **self.environment)
+        env = dict(os.environ, FLICKR_API_KEY=self.api_key, BACKDROP_PHOTO_SOURCES="flickr,stock")
+        env.update(self.environment)
         env.pop("BACKDROP_POSTGRES_URL", None)
         self.log = open(os.path.join(self.work, f"replica-{self.name}.log"), "a")
         self.process = subprocess.Popen([self.binary, "serve", "--config", path], env=env, stdout=self.log, stderr=subprocess.STDOUT)

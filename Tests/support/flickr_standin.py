@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""A stand-in Flickr for benchmarks, on 127.0.0.1: flickr.photos.search JSON (Flickr's shapes) and JPEG photos.
+"""A stand-in Flickr for benchmarks, on 127.0.0.1: flickr.photos.search JSON (Flickr's shapes) and JPEG photos; and a
+stand-in Wikimedia Commons beside it: /w/api.php answers a geosearch (formatversion=2, three CC BY-SA files per point)
+whose files are served under /wikipedia/ (thumbnails in the standard widths only; any other is a 400).
 
 usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops on SIGTERM or stdin EOF)
 Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo, each with
@@ -27,7 +29,7 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0, "points": {}}
+COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0}
 LOCK = threading.Lock()
 ANSWERING = threading.Event()
 ANSWERING.set()
@@ -89,6 +91,34 @@ class Handler(BaseHTTPRequestHandler):
                 })
             body = json.dumps({"photos": {"page": 1, "pages": 1, "perpage": 250, "total": "5", "photo": photos}, "stat": "ok"})
             self.send(200, body.encode(), "application/json")
+        elif url.path == "/w/api.php":
+            q = {k: v[0] for k, v in parse_qs(url.query).items()}
+            with LOCK:
+                COUNTS["commons_searches"] += 1
+            seed = int(hashlib.sha1(q.get("ggscoord", "").encode()).hexdigest()[:8], 16)
+            port = self.server.server_address[1]
+            pages = []
+            for n in range(3):
+                pageid = seed % 1000000 * 10 + n
+                name = f"Stand-in_{pageid}.jpg"
+                base = f"http://localhost:{port}/wikipedia/commons"
+                meta = {"Artist": f'<a href="//commons.wikimedia.org/wiki/User:P{n}">Photographer {n}</a>', "LicenseShortName": "CC BY-SA 4.0",
+                        "LicenseUrl": "https://creativecommons.org/licenses/by-sa/4.0", "License": "cc-by-sa-4.0",
+                        "ObjectName": f"Stand-in {pageid}", "Categories": "Views of the stand-in"}
+                pages.append({"pageid": pageid, "ns": 6, "title": f"File:{name}", "index": n - 1, "imageinfo": [{
+                    "width": 4000, "height": 3000, "mime": "image/jpeg", "url": f"{base}/{n}/{name}",
+                    "thumburl": f"{base}/thumb/{n}/{name}/1280px-{name}", "thumbwidth": 1280, "thumbheight": 960,
+                    "descriptionurl": f"https://commons.wikimedia.org/wiki/File:{name}",
+                    "extmetadata": {k: {"value": v, "source": "commons-desc-page", "hidden": ""} for k, v in meta.items()}}]})
+            self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode(), "application/json")
+        elif url.path.startswith("/wikipedia/"):
+            width = url.path.rsplit("/", 1)[-1].split("px-")[0] if "/thumb/" in url.path else "960"
+            if width not in ("960", "1280", "1920"):
+                self.send(400, b"Error: use one of the standard thumbnail sizes", "text/plain")
+                return
+            with LOCK:
+                COUNTS["commons_downloads"] += 1
+            self.send(200, PHOTOS[int(url.path.split("/")[-2 if "/thumb/" not in url.path else -3]) % len(PHOTOS)], "image/jpeg")
         elif url.path.startswith("/img/"):
             with LOCK:
                 COUNTS["downloads"] += 1

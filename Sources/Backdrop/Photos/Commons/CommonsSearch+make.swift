@@ -25,19 +25,19 @@ extension NearbyPhotoSource {
             timeout: total,
             userAgent: commons.headerValue
         )
+        let search = CommonsSearch(
+            client: CommonsClient(http: http, endpoint: commons.endpoint, userAgent: commons.headerValue, timeout: total),
+            radiusKm: commons.radiusKm,
+            metrics: metrics
+        )
         return NearbyPhotoSource(
-            search: CommonsSearch(
-                client: CommonsClient(http: http, endpoint: commons.endpoint, userAgent: commons.headerValue, timeout: total),
-                radiusKm: commons.radiusKm,
-                metrics: metrics
-            ),
-            downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: commons.downloadCacheMB, metrics: metrics),
+            search: search,
+            downloader: downloader,
+            downloadCacheMB: commons.downloadCacheMB,
+            settings: settings,
             next: next,
             store: store,
-            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
-            deny: PhotoDenylist(settings.photos.deny),
             coordinator: coordinator,
-            cacheEntries: settings.flickr.cellCacheEntries,
             clock: clock,
             logger: logger,
             metrics: metrics

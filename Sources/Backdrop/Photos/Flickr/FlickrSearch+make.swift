@@ -38,13 +38,12 @@ extension NearbyPhotoSource {
         )
         return NearbyPhotoSource(
             search: search,
-            downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: settings.flickr.downloadCacheMB, metrics: metrics),
+            downloader: downloader,
+            downloadCacheMB: settings.flickr.downloadCacheMB,
+            settings: settings,
             next: next,
             store: store,
-            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
-            deny: PhotoDenylist(settings.photos.deny),
             coordinator: coordinator,
-            cacheEntries: settings.flickr.cellCacheEntries,
             clock: clock,
             logger: logger,
             metrics: metrics

@@ -1,0 +1,72 @@
+import Foundation
+import Tracing
+
+extension NearbyPhotoSource {
+    /// The cell's ranked results for the window, nothing usable, or the source cannot be asked now. A search stores
+    /// the photo it leads to. Throws only `CancellationError`: a request that gave up (its deadline passed) gets its
+    /// fallback from the deadline's path, counted once there.
+    func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> Lookup {
+        if let cached = await self.findings.cached(key) { return Lookup(cached) }
+        guard await self.state.mayCall(key) else { return .unavailable }
+        let name = self.search.name
+        do {
+            let result = try await self.findings.value(for: key) {
+                let finding = await self.rank(try await self.results(cell, window: window), cell: cell, window: window)
+                if let chosen = finding.photo(variant: 0, excluding: await self.state.unusable(key)) {
+                    await self.store?.storePhoto(chosen, cell: cell.value, window: window.index)
+                }
+                return CellResult.found(finding)
+            }
+            if await self.state.noteSuccess(for: key) { self.logger.notice("\(name) accepts the API key again") }
+            return Lookup(result)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            let rejected = self.search.isKeyRejection(error) || (error as? SharedSearch.Refusal) == .keyRejectedElsewhere
+            if let pause = self.search.sourcePause(after: error) { await self.state.pause(pause) }
+            if await self.state.noteFailure(keyRejected: rejected, for: key) {
+                self.logger.error("\(name) rejected the API key: serving fallback photos, retrying at most once a minute")
+            } else if !rejected {
+                self.logger.warning("\(name) search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
+            }
+            return .unavailable
+        }
+    }
+
+    /// The cell's results for the period of `resultsSeconds` that holds `window`: from memory, from another replica,
+    /// or this replica's own search, shared with the others (whose results win if one published first, so that every
+    /// replica ranks the same).
+    func results(_ cell: Geohash, window: TimeWindow) async throws -> [CandidatePhoto] {
+        let key = self.resultsKey(cell, window: window)
+        return try await self.results.value(for: key) {
+            try await self.shared.finding(
+                key,
+                read: { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) },
+                encode: { (try? JSONEncoder().encode($0)) ?? Data("[]".utf8) },
+                isKeyRejection: self.search.isKeyRejection,
+                onUnreadable: { self.logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
+                search: { shared in try await self.search.search(cell, shared: shared) }
+            )
+        }
+    }
+
+    /// Where a cell's results for `window` are kept and shared: the cell-window itself when they last a window; else the
+    /// source's name with the cell, and the last window of their period (so that the shared row lives as long as the
+    /// results serve).
+    func resultsKey(_ cell: Geohash, window: TimeWindow) -> CellWindow {
+        let period = Int64(max(self.search.resultsSeconds, window.seconds))
+        guard period > Int64(window.seconds) else { return CellWindow(cell: cell.value, window: window.index) }
+        let start = Int64(window.start.timeIntervalSince1970) / period * period
+        return CellWindow(cell: "\(self.search.origin.rawValue)/\(cell.value)", window: (start + period) / Int64(window.seconds) - 1)
+    }
+
+    /// A cell's results ranked for the window, in a span saying the sky, how many, and the chosen one's score.
+    func rank(_ results: [CandidatePhoto], cell: Geohash, window: TimeWindow) async -> CellFinding {
+        await withRequestSpan("photo.rank") { span in
+            let ranked = CellFinding.choosing(from: results, cell: cell, window: window, deny: self.deny)
+            span.attributes["backdrop.sun.phase"] = ranked.phase.group
+            span.attributes["backdrop.photo.candidates"] = results.count
+            if let score = ranked.score { span.attributes["backdrop.photo.score"] = score.map(String.init).joined(separator: ",") }
+            return ranked.finding
+        }
+    }
+}
