@@ -190,7 +190,34 @@ struct CommonsTests {
         }
     }
 
-    @Test(arguments: ["hang", "http429", "malformed", "oversized", "http500"])
+    @Test func aRestartWithinTheDayMakesNoNewSearchAndTheDefaultUserAgentIsWarnedOf() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = MovableClock(HTTPTests.epoch)
+        let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
+            [.json(commons.searchJSON([File(pageid: 1), File(pageid: 2)]))]
+        }
+        try await StandInCommons.run(answers) { commons in
+            for restart in 0..<2 {
+                let records = LogRecords()
+                let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+                let settings = Self.settings(commons) {
+                    $0.cache.folder = folder.path
+                    $0.commons.userAgent = Settings.Commons().userAgent
+                }
+                let app = try await buildApplication(settings, clock: clock, logger: logger)
+                try await app.test(.router) { client in
+                    let (_, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64&variant=1")
+                    #expect(json["source"] as? String == "commons", "after \(restart) restarts")
+                }
+                #expect(records.all.contains { $0.message.contains("commons.userAgent names only the project") }, "the default is warned of")
+                clock.advance(2 * 900)  // a later window of the same day, after a restart
+            }
+            #expect(commons.searches.count == 1, "the day's list came back from disk: \(commons.searches.count) searches")
+        }
+    }
+
+    @Test(arguments: ["hang", "http429", "malformed", "oversized", "http500", "reset"])
     func everyFaultEndsInAStockPhotoWithinTheDeadline(_ fault: String) async throws {
         let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
             switch fault {
@@ -198,6 +225,7 @@ struct CommonsTests {
             case "http429": [.status(429, [("Retry-After", "120")])]
             case "malformed": [.json("{\"query\":{\"pages\":[{\"pageid\":\"x\"")]
             case "oversized": [.oversized]
+            case "reset": [.reset]
             default: [.status(500, [])]
             }
         }

@@ -19,6 +19,8 @@ final class StandInCommons: Sendable {
         case noAnswer
         /// Three megabytes past what Backdrop reads.
         case oversized
+        /// The head and half an answer, then the connection torn down.
+        case reset
     }
 
     struct Call: Sendable {
@@ -113,6 +115,16 @@ final class StandInCommons: Sendable {
                     status: .ok,
                     headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(repeating: 0x20, count: 7 << 20))
+                )
+            case .reset:
+                let half = ByteBuffer(string: "{\"batchcomplete\":true,\"query\":{\"pages\":[")
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json", .contentLength: "4096"],
+                    body: ResponseBody { writer in
+                        try await writer.write(half)
+                        throw CancellationError()  // the server drops the connection mid-body
+                    }
                 )
             }
         }

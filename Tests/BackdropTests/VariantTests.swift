@@ -128,40 +128,37 @@ struct VariantTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in [.json(StandInFlickr.searchJSON(Self.results(flickr)))] }
         let query = "\(FlickrTests.paris)&width=64&height=64"
-        let first = Mutex("")
-        try await FlickrTests.withBackdrop(
-            answers,
-            configure: {
+        // One stand-in Flickr for both runs: the results kept on disk name its image URLs.
+        try await StandInFlickr.run(answers) { flickr in
+            let before = FlickrTests.settings(flickr) {
                 FlickrTests.patient(&$0)
                 $0.cache.folder = folder.path
             }
-        ) { _, client, _ in
-            let answer = try await HTTPTests.get(client, "/background?\(query)")
-            first.withLock { $0 = answer.headers[BackdropHeaders.photoID] ?? "" }
-        }
-        let denied = first.withLock { $0 }
-        #expect(denied.hasPrefix("flickr-"))
-        // Another of the three denied by its owner: one photo is left.
-        let other = try #require((1...3).first { "flickr-5300000000\($0)" != denied })
-        let otherOwner = "\(other)@N0\(other)"
-        // The same window after a restart, the chosen photo now denied: not restored, not served from the disk cache.
-        try await FlickrTests.withBackdrop(
-            answers,
-            configure: {
-                FlickrTests.patient(&$0)
-                $0.cache.folder = folder.path
-                $0.photos.deny = [denied, otherOwner]
+            let first = Mutex("")
+            try await buildApplication(before, clock: FixedClock(date: HTTPTests.epoch)).test(.router) { client in
+                let answer = try await HTTPTests.get(client, "/background?\(query)")
+                first.withLock { $0 = answer.headers[BackdropHeaders.photoID] ?? "" }
             }
-        ) { _, client, _ in
-            var served = Set<String>()
-            for variant in 0..<4 {
-                let answer = try await HTTPTests.get(client, "/background?\(query)&variant=\(variant)")
-                #expect(answer.status == .ok)
-                served.insert(answer.headers[BackdropHeaders.photoID] ?? "")
+            let denied = first.withLock { $0 }
+            #expect(denied.hasPrefix("flickr-"))
+            // Another of the three denied by its owner: one photo is left.
+            let other = try #require((1...3).first { "flickr-5300000000\($0)" != denied })
+            var after = before
+            after.photos.deny = [denied, "\(other)@N0\(other)"]
+            // The same window after a restart, the chosen photo now denied: not restored, not served from the disk
+            // cache, and the results kept on disk read without it (no new search).
+            try await buildApplication(after, clock: FixedClock(date: HTTPTests.epoch)).test(.router) { client in
+                var served = Set<String>()
+                for variant in 0..<4 {
+                    let answer = try await HTTPTests.get(client, "/background?\(query)&variant=\(variant)")
+                    #expect(answer.status == .ok)
+                    served.insert(answer.headers[BackdropHeaders.photoID] ?? "")
+                }
+                let json = try await Self.json(client, query)
+                #expect(!served.contains(denied) && !served.contains("flickr-5300000000\(other)"), "\(served)")
+                #expect(served.count == 1 && json["variants"] as? Int == 1, "one photo left: \(served)")
             }
-            let json = try await Self.json(client, query)
-            #expect(!served.contains(denied) && !served.contains("flickr-5300000000\(other)"), "\(served)")
-            #expect(served.count == 1 && json["variants"] as? Int == 1, "one photo left: \(served)")
+            #expect(flickr.searches.count == 1, "the results came back from disk")
         }
     }
 

@@ -42,8 +42,10 @@ def free_port():
 
 
 class BackdropServer:
-    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info", settings=None, environment=None):
+    def __init__(self, binary, flickr=True, log=None, photos=None, log_level="info", settings=None, environment=None, commons=False):
+        """With `commons`, the stand-in's Wikimedia Commons is the photo source (no Flickr key), then stock."""
         self.environment = environment or {}
+        self.commons = commons
         self.binary = binary
         self.settings = settings or {}
         self.flickr = flickr
@@ -63,13 +65,18 @@ class BackdropServer:
         env.pop("FLICKR_API_KEY", None)
         # Tests never reach beyond loopback: Wikimedia Commons (on by default) is left out unless a test brings a stand-in.
         env["BACKDROP_PHOTO_SOURCES"] = "flickr,stock"
-        if self.flickr:
+        if self.flickr or self.commons:
             standin = subprocess.Popen([sys.executable, os.path.join(HERE, "flickr_standin.py")] + self.photos,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             self.processes.append(standin)
             self.flickr_port = int(standin.stdout.readline().split()[1])
             config["flickr"] = {"endpoint": f"http://localhost:{self.flickr_port}/services/rest/", "extraImageHosts": ["localhost"]}
             env["FLICKR_API_KEY"] = "integration-test-key"
+        if self.commons:
+            config["commons"] = {"endpoint": f"http://localhost:{self.flickr_port}/w/api.php", "extraImageHosts": ["localhost"],
+                                 "userAgent": "Backdrop tests (ops@example.org)"}
+            env["BACKDROP_PHOTO_SOURCES"] = "commons,stock"
+            env.pop("FLICKR_API_KEY", None)
         env.update(self.environment)
         for section, values in self.settings.items():
             config.setdefault(section, {}).update(values)

@@ -5,6 +5,26 @@ extension DiskCache: PhotoStore {
     private static func photoKey(_ cell: String) -> String { "photo/\(cell)" }
     private static func sourceKey(_ photoID: String, _ variant: String) -> String { "source/\(photoID)/\(variant)" }
 
+    private static func resultsKey(_ cell: String) -> String { "results/\(cell)" }
+
+    package func storedResults(cell: String, window: Int64) async -> Data? {
+        guard let entry = self.read(Self.resultsKey(cell)), entry.window == window else { return nil }
+        return Data(entry.meta)
+    }
+
+    package func storeResults(_ results: Data, cell: String, window: Int64) async {
+        self.write(
+            CacheEntry(
+                kind: .photo,
+                created: self.clock.now(),
+                window: window,
+                key: Self.resultsKey(cell),
+                meta: [UInt8](results),
+                payload: ByteBuffer()
+            )
+        )
+    }
+
     package func storedPhoto(cell: String) async -> StoredPhoto? {
         guard let entry = self.read(Self.photoKey(cell)), let photo = try? JSONDecoder().decode(SourcePhoto.self, from: Data(entry.meta)) else {
             return nil

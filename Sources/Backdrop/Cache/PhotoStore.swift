@@ -1,8 +1,13 @@
 import Foundation
 
-/// What the Flickr source keeps on disk: each cell's chosen photo (so a restart keeps the photo and makes no new
-/// search in the window, and so an expired one can stand in when Flickr fails) and the downloaded source JPEGs.
+/// What a nearby source keeps on disk: each cell's search results for their period and its chosen photo (so a restart
+/// makes no new search while they serve, and so an expired photo can stand in when the source fails) and the downloaded
+/// source JPEGs.
 package protocol PhotoStore: Sendable {
+    /// A cell's search results (as replicas share them) stored for `cell` (the source's name for it) and `window`, the
+    /// last window they serve; nil when none are stored for that period.
+    func storedResults(cell: String, window: Int64) async -> Data?
+    func storeResults(_ results: Data, cell: String, window: Int64) async
     /// The last photo chosen for `cell`, with the window it was chosen in and when.
     func storedPhoto(cell: String) async -> StoredPhoto?
     func storePhoto(_ photo: SourcePhoto, cell: String, window: Int64) async

@@ -37,15 +37,21 @@ extension NearbyPhotoSource {
     /// replica ranks the same).
     func results(_ cell: Geohash, window: TimeWindow) async throws -> [CandidatePhoto] {
         let key = self.resultsKey(cell, window: window)
+        let read = { @Sendable (json: Data) in try? JSONDecoder().decode([CandidatePhoto].self, from: json) }
+        let encode = { @Sendable (results: [CandidatePhoto]) in (try? JSONEncoder().encode(results)) ?? Data("[]".utf8) }
         return try await self.results.value(for: key) {
-            try await self.shared.finding(
+            // Kept on disk before a restart: no search, no claim.
+            if let stored = await self.store?.storedResults(cell: key.cell, window: key.window), let results = read(stored) { return results }
+            let results = try await self.shared.finding(
                 key,
-                read: { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) },
-                encode: { (try? JSONEncoder().encode($0)) ?? Data("[]".utf8) },
+                read: read,
+                encode: encode,
                 isKeyRejection: self.search.isKeyRejection,
                 onUnreadable: { self.logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
                 search: { shared in try await self.search.search(cell, shared: shared) }
             )
+            await self.store?.storeResults(encode(results), cell: key.cell, window: key.window)
+            return results
         }
     }
 
