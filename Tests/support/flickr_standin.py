@@ -84,7 +84,10 @@ class Handler(BaseHTTPRequestHandler):
                     "url_l": f"http://localhost:{port}/img/{index}/{photo_id}.jpg", "width_l": str(width), "height_l": height,
                     # The ranking's extras, in the forms real answers mix: numbers as strings or not, inexact dates.
                     "datetaken": f"2025-06-2{n} {(9 + 3 * n) % 24:02d}:15:00", "datetakengranularity": "0" if n % 2 == 0 else 4,
-                    "datetakenunknown": 0 if n != 3 else "1", "views": str(100 * n), "tags": "bench photo" + (" sunset" if n == 4 else ""),
+                    "datetakenunknown": 0 if n != 3 else "1", "views": str(100 * n),
+                    # The two without an exact date say their sky in their tags, so that no photo is judged by its
+                    # light against the real sky now (an undated bright photo is rightly turned down at night).
+                    "tags": "bench photo" + (" sunset" if n == 4 else "") + (" nightscape" if n in (1, 3) else ""),
                     "latitude": q.get("lat", "0"), "longitude": float(q.get("lon", "0")), "accuracy": "16" if n % 2 else 16,
                     "context": n % 3, "place_id": "", "woeid": "", "geo_is_family": 0, "geo_is_friend": 0, "geo_is_contact": 0,
                     "geo_is_public": 1, **({"o_width": str(width * 4), "o_height": str(height * 4)} if n % 2 == 0 else {}),
