@@ -13,7 +13,7 @@ extension NearbyPhotoSource {
             let result = try await self.findings.value(for: key) {
                 let finding = await self.rank(try await self.results(cell, window: window), cell: cell, window: window)
                 if let chosen = finding.photo(variant: 0, excluding: await self.state.unusable(key)) {
-                    await self.store?.storePhoto(chosen, cell: cell.value, window: window.index)
+                    await self.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
                 }
                 return CellResult.found(finding)
             }

@@ -77,7 +77,7 @@ package struct NearbyPhotoSource: PhotoSource {
         if case .restored(let photo)? = cached {
             if unusable.isEmpty, variant == 0 { return photo }
             await self.findings.remove(key)  // the restored photo failed, or another variant is asked: the results are needed
-        } else if cached == nil, unusable.isEmpty, variant == 0, let stored = await self.store?.storedPhoto(cell: cell.value),
+        } else if cached == nil, unusable.isEmpty, variant == 0, let stored = await self.store?.storedPhoto(cell: self.storeName(cell)),
             stored.window == window.index, stored.photo.origin == self.search.origin, !stored.photo.stale, !self.deny.denies(stored.photo)
         {
             await self.findings.insert(.restored(stored.photo), for: key)
@@ -100,7 +100,7 @@ package struct NearbyPhotoSource: PhotoSource {
     /// The cell's stored photo from this source, if it is young enough (`maxStale`) to stand in while the source
     /// cannot serve.
     private func standIn(_ cell: Geohash) async -> StoredPhoto? {
-        guard let stored = await self.store?.storedPhoto(cell: cell.value), stored.photo.origin == self.search.origin,
+        guard let stored = await self.store?.storedPhoto(cell: self.storeName(cell)), stored.photo.origin == self.search.origin,
             self.clock.now().timeIntervalSince(stored.created) <= self.maxStale, !self.deny.denies(stored.photo)
         else { return nil }
         return stored
@@ -140,7 +140,7 @@ package struct NearbyPhotoSource: PhotoSource {
         if case .found(let finding)? = await self.findings.cached(key),
             let next = finding.photo(variant: 0, excluding: await self.state.unusable(key))
         {
-            await self.store?.storePhoto(next, cell: cell.value, window: window.index)
+            await self.store?.storePhoto(next, cell: self.storeName(cell), window: window.index)
         }
     }
 
@@ -159,6 +159,10 @@ package struct NearbyPhotoSource: PhotoSource {
         self.metrics.fallback(self.fallbackLabel)
         return try await self.next.photo(for: place, in: window, variant: variant)
     }
+
+    /// The name the photo store keeps this source's photo for `cell` under: each source in line keeps its own, so
+    /// that a photo one serves while another fails does not overwrite the other's stale stand-in.
+    func storeName(_ cell: Geohash) -> String { "\(self.search.origin.rawValue)/\(cell.value)" }
 
     /// What the fallback metric calls a turn to the next source: `stock` when it is the stock photos (as it always
     /// was), else its origin.
