@@ -6,8 +6,9 @@ CONFIG ?= config.json
 # C libraries the service links (build and run).
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis,
-# node for the reference ThumbHash decoder, libcurl4 for FoundationNetworking (BackdropKit's tests on Linux).
-TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs libcurl4
+# node for the reference ThumbHash decoder, libcurl4 for FoundationNetworking (BackdropKit's tests on Linux), libvips42
+# for the crop oracle (pyvips' attention smartcrop).
+TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs libcurl4 libvips42
 # The container check: a Debian root filesystem, a test CA, a network namespace.
 CONTAINER_PACKAGES := debootstrap openssl iproute2
 # The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
@@ -55,6 +56,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/backdropkit/run.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/legibility/check_legibility.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/tracing/check_traces.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(MAKE) --no-print-directory test-kubernetes
 	$(MAKE) --no-print-directory test-container
@@ -90,7 +92,7 @@ bench-deps: deps
 	@[ -x $(BENCH_VENV)/bin/python ] || (python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q -r $(ANCHORS)/requirements.txt)
 	@$(BENCH_VENV)/bin/python -c "import timezonefinder" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q timezonefinder==9.0.0
 
-bench: bench-deps
+bench: bench-deps test-deps
 	$(SWIFT) build -c release --product backdrop-bench
 	$(SWIFT) build -c release --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
@@ -107,6 +109,7 @@ bench: bench-deps
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
 	$(BENCH_VENV)/bin/python Benchmarks/solar_time.py
+	$(TEST_VENV)/bin/python Tests/legibility/check_legibility.py .build/release/backdrop $(TEST_OUTPUT) $(ANCHORS)/photos/*.jpg
 
 clean:
 	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)

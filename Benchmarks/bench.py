@@ -62,7 +62,7 @@ def main():
     run_anchors(a.anchors, photos, a.runs, a.out, anchors)
     run_backdrop(a.bench, photos, a.runs, a.out, ours)
 
-    header = ("photo", "decode", "crop", "effect", "blend+enc", "total", "cpu", "blur-only", "kB",
+    header = ("photo", "decode", "attention", "crop", "effect", "blend+enc", "total", "cpu", "blur-only", "legibility", "kB",
               "Pillow z1", "kB", "Pillow z6", "vips z1", "ratio", "cpu ratio", "size ratio")
     rows = []
     for path in photos:
@@ -72,7 +72,8 @@ def main():
         total, cpu = merged(b, "total_ms"), merged(b, "total_cpu_ms")
         pil1_ms, pil1_cpu = merged(pil1, "median_ms"), merged(pil1, "cpu_median_ms")
         rows.append({
-            "photo": name[:-4], "decode": merged(b, "decode_ms"), "crop": merged(b, "crop_ms"), "effect": merged(b, "effect_ms"),
+            "photo": name[:-4], "decode": merged(b, "decode_ms"), "attention": merged(b, "attention_ms"), "crop": merged(b, "crop_ms"),
+            "effect": merged(b, "effect_ms"), "legibility": merged(b, "legibility_ms"),
             "blend_encode": merged(b, "blend_encode_ms"), "total": total, "cpu": cpu, "blur_only": merged(b, "blur_only_ms"),
             "blur_only_cpu": merged(b, "blur_only_cpu_ms"), "kb": b[-1]["bytes"] / 1000, "pil1": pil1_ms, "pil1_kb": pil1[-1]["bytes"] / 1000,
             "pil6": merged(pil6, "median_ms"), "vips1": merged(vips1, "median_ms"),
@@ -83,12 +84,12 @@ def main():
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in rows:
-        print(f"| {r['photo']} | {r['decode']:.1f} | {r['crop']:.1f} | {r['effect']:.1f} | {r['blend_encode']:.1f} | {r['total']:.1f} | "
-              f"{r['cpu']:.1f} | {r['blur_only']:.1f} | {r['kb']:.0f} | {r['pil1']:.1f} | {r['pil1_kb']:.0f} | {r['pil6']:.1f} | "
+        print(f"| {r['photo']} | {r['decode']:.1f} | {r['attention']:.2f} | {r['crop']:.1f} | {r['effect']:.1f} | {r['blend_encode']:.1f} | "
+              f"{r['total']:.1f} | {r['cpu']:.1f} | {r['blur_only']:.1f} | {r['legibility']:.2f} | {r['kb']:.0f} | {r['pil1']:.1f} | {r['pil1_kb']:.0f} | {r['pil6']:.1f} | "
               f"{r['vips1']:.1f} | {r['ratio']:.2f} | {r['cpu_ratio']:.2f} | {r['size_ratio']:.2f} |")
     med = {k: statistics.median(r[k] for r in rows) for k in rows[0] if k not in ("photo", "encoders")}
-    print(f"| **median** | {med['decode']:.1f} | {med['crop']:.1f} | {med['effect']:.1f} | {med['blend_encode']:.1f} | {med['total']:.1f} | "
-          f"{med['cpu']:.1f} | {med['blur_only']:.1f} | {med['kb']:.0f} | {med['pil1']:.1f} | {med['pil1_kb']:.0f} | {med['pil6']:.1f} | "
+    print(f"| **median** | {med['decode']:.1f} | {med['attention']:.2f} | {med['crop']:.1f} | {med['effect']:.1f} | {med['blend_encode']:.1f} | "
+          f"{med['total']:.1f} | {med['cpu']:.1f} | {med['blur_only']:.1f} | {med['legibility']:.2f} | {med['kb']:.0f} | {med['pil1']:.1f} | {med['pil1_kb']:.0f} | {med['pil6']:.1f} | "
           f"{med['vips1']:.1f} | {med['ratio']:.2f} | {med['cpu_ratio']:.2f} | {med['size_ratio']:.2f} |")
 
     print("\nPNG encoders on the same blended images (median over photos):\n")
@@ -110,6 +111,11 @@ def main():
         ("cover-crop <= 2 ms at 640x1136 (median)", med["crop"] <= 2, f"{med['crop']:.1f} ms"),
         ("full render <= 0.25x Pillow zlib 1 (median CPU ratio)", med["cpu_ratio"] <= 0.25, f"{med['cpu_ratio']:.2f}x"),
         ("re-blend at a new blur (blur-only) <= 8 ms (median CPU)", med["blur_only_cpu"] <= 8, f"{med['blur_only_cpu']:.1f} ms"),
+        # Issue 38's costs: the attention crop's search and the legibility advice.
+        ("attention search <= 1 ms per photo prepared (worst photo)", max(r["attention"] for r in rows) <= 1,
+         f"{max(r['attention'] for r in rows):.2f} ms"),
+        ("legibility advice <= 1 ms per preview (worst photo)", max(r["legibility"] for r in rows) <= 1,
+         f"{max(r['legibility'] for r in rows):.2f} ms"),
     ]
     print("\nTargets:")
     for name, ok, value in checks:

@@ -5,6 +5,9 @@
 // extralight, dark, none); scroll-target (a CSS selector of the scrolling element, the document by default);
 // fade-distance (pixels of scroll until fully blurred, 80); src (the Backdrop origin, this module's own by default).
 // Events: backdrop-load (detail: /background.json's answer), backdrop-error (detail: { message }).
+// Text over it: the element sets --backdrop-text (#fff or #000) and --backdrop-scrim (an rgba() to lay behind that
+// text) for the whole picture, and the same with -top and -bottom for its top and bottom 15 %, following the scroll;
+// on itself and on the scroll-target (or the document's root), so that the text scrolling over it can use them.
 // The element fills its own box: style it, e.g. position: fixed; inset: 0; z-index: -1 for a page background.
 
 const MAX_SIDE = 2048;
@@ -44,7 +47,8 @@ img.sharp { object-fit: cover; }
 img.blurred { object-fit: fill; opacity: var(--backdrop-blur, 0); }
 .pair.waiting img.blurred { opacity: 1; }
 .credit { position: absolute; left: 0; right: 0; bottom: 0; padding: 6px 12px; font: 12px/1.4 system-ui, sans-serif;
-          color: #fff; background: rgba(0, 0, 0, .45); display: flex; flex-wrap: wrap; gap: 2px 10px; }
+          color: var(--backdrop-text-bottom, #fff); background: var(--backdrop-scrim-bottom, rgba(0, 0, 0, .45));
+          display: flex; flex-wrap: wrap; gap: 2px 10px; }
 .credit:empty { display: none; }
 .credit a { color: inherit; }
 @media (prefers-reduced-motion: reduce) { .pair { transition: none; } }
@@ -59,6 +63,7 @@ class BackdropBackground extends HTMLElement {
 
   #layers;
   #credit;
+  #legibility = null;
   #pair = null;
   #timer = 0;
   #frame = 0;
@@ -120,12 +125,36 @@ class BackdropBackground extends HTMLElement {
     this.#scroller = null;
   }
 
-  // The blurred layer's opacity: scroll position over fade-distance, clamped to 0...1.
+  // The blurred layer's opacity: scroll position over fade-distance, clamped to 0...1; and the text colour and scrim
+  // that follow it (see #applyLegibility).
   #applyScroll() {
     const scroller = this.#scroller;
     const top = !scroller || scroller === window ? window.scrollY : scroller.scrollTop;
     const distance = Number(this.getAttribute("fade-distance")) || 80;
-    this.#layers.style.setProperty("--backdrop-blur", String(clamp(top / distance, 0, 1)));
+    const blur = clamp(top / distance, 0, 1);
+    this.#layers.style.setProperty("--backdrop-blur", String(blur));
+    this.#applyLegibility(blur);
+  }
+
+  // --backdrop-text and --backdrop-scrim (the whole picture), and the same with -top and -bottom (its top and bottom
+  // 15 %), at `blur`: the text colour of the nearer layer, and its scrim's opacity between the sharp layer's and the
+  // blurred layer's. Set on this element (its own credit uses the bottom pair) and on the element that scrolls over
+  // it (the scroll-target, or the document's root), whose text sits on the picture.
+  #applyLegibility(blur) {
+    const legibility = this.#legibility;
+    if (!legibility) return;
+    const targets = [this, this.#scroller && this.#scroller !== window ? this.#scroller : document.documentElement];
+    for (const [region, suffix] of [["whole", ""], ["top", "-top"], ["bottom", "-bottom"]]) {
+      const sharp = legibility.sharp[region];
+      const blurred = legibility.blurred[region];
+      const text = (blur < 0.5 ? sharp : blurred).text;
+      const opacity = sharp[text].scrim + (blurred[text].scrim - sharp[text].scrim) * blur;
+      const scrim = text === "light" ? `rgba(0, 0, 0, ${opacity.toFixed(3)})` : `rgba(255, 255, 255, ${opacity.toFixed(3)})`;
+      for (const target of targets) {
+        target.style.setProperty(`--backdrop-text${suffix}`, text === "light" ? "#fff" : "#000");
+        target.style.setProperty(`--backdrop-scrim${suffix}`, scrim);
+      }
+    }
   }
 
   // The output size: the element's box in device pixels, scaled down to fit the API's limits.
@@ -193,6 +222,7 @@ class BackdropBackground extends HTMLElement {
       pair.append(blurred);
       const first = !this.#pair;
       if (first) {
+        this.#legibility = info.legibility || null;
         this.#show(pair, true);
         this.#showCredit(info);
         this.dataset.state = "preview";
@@ -208,11 +238,14 @@ class BackdropBackground extends HTMLElement {
       const img = new Image();
       img.className = "sharp";
       img.alt = "";
+      // If the box changed shape since, the cover crop keeps the photo's subject in view.
+      if (info.focus) img.style.objectPosition = `${(info.focus.x * 100).toFixed(1)}% ${(info.focus.y * 100).toFixed(1)}%`;
       img.src = URL.createObjectURL(blob);
       await img.decode();
       if (generation !== this.#generation) return URL.revokeObjectURL(img.src);
       pair.prepend(img);
       pair.classList.remove("waiting");
+      this.#legibility = info.legibility || null;
       if (!first) this.#show(pair, false);
       this.#size = size;
       this.#showCredit(info);

@@ -130,7 +130,7 @@ struct FlickrTests {
             for (query, label) in [
                 ("\(Self.small)", "z"), ("width=320&height=568", "z"), ("width=640&height=1136", "h"), ("width=500&height=700", "c"),
             ] {
-                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(query)&blur=0&style=none", source: "flickr")
+                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(query)&blur=0&style=none&crop=centre", source: "flickr")
                 let image = try PNGDecoder.decode(answer.body)
                 let centre = (image.height / 2 * image.width + image.width / 2) * 3
                 let expected = try #require(StandInFlickr.sizedLabels[label]).colour

@@ -27,7 +27,13 @@ struct PreviewTests {
         for size in Self.sizes {
             for photo in photos {
                 let effect = LightEffect.apply(to: CoverCrop.apply(photo, to: size), style: style)
-                let preview = try BlurredPreview.make(photo: Self.photo, effect: effect, style: style)
+                let preview = try BlurredPreview.make(
+                    photo: Self.photo,
+                    effect: effect,
+                    style: style,
+                    legibility: Legibility(sharp: effect, blurred: effect),
+                    focus: .centre
+                )
                 let small = try decodeImage(preview.webp, as: .webp)
                 #expect(small.width == preview.size.width && small.height == preview.size.height)
                 let db = psnr(BilinearUpscale.apply(small, to: size), effect)

@@ -8,6 +8,7 @@ The demo page (a user of the component): both images load and show one photo, th
 visitor whose location is denied gets a stock photo and is told so, and the console has no errors. The other origin:
 see other_origin.py. Saves screenshots at scroll 0, 40 and 80 of both pages into OUTPUT_DIR.
 """
+import json
 import os
 import urllib.request
 import sys
@@ -58,6 +59,7 @@ def demo_page(driver, server, output):
     check("opaque after 80 px", opacity_after_scroll(driver, 80) == 1)
     driver.save_screenshot(os.path.join(output, "demo-scroll-80.png"))
     check("still opaque further down", opacity_after_scroll(driver, 300) == 1)
+    legibility_follows_scroll(driver, server, viewport)
     credit = driver.execute_script(SHADOW + " return S.querySelector('.credit').textContent")
     page = driver.execute_script(SHADOW + " return S.querySelector('.credit a').href")
     check("the credit names the owner", " by Bench Photographer, " in credit, f"({credit!r})")
@@ -68,6 +70,48 @@ def demo_page(driver, server, output):
     check("the page says where the photo is from", place == "Near 48.8566, 2.3522 (from the page address)", f"({place!r})")
     errors = console_errors(driver)
     check("no console errors", not errors, str(errors))
+
+
+def expected_text(legibility, region, blur):
+    """What the component should advise at `blur`: the nearer layer's text colour, its scrim between the two layers'."""
+    sharp, blurred = legibility["sharp"][region], legibility["blurred"][region]
+    text = (sharp if blur < 0.5 else blurred)["text"]
+    opacity = sharp[text]["scrim"] + (blurred[text]["scrim"] - sharp[text]["scrim"]) * blur
+    return ("#fff" if text == "light" else "#000"), opacity, text
+
+
+def legibility_follows_scroll(driver, server, viewport):
+    """--backdrop-text and --backdrop-scrim (and -top, -bottom) on the scroll-target and the element, as the JSON's
+    legibility says at scroll 0 (sharp) and past the fade (blurred); the credit drawn in the bottom pair."""
+    size = f"width={viewport[0]}&height={viewport[1]}"
+    info = json.loads(urllib.request.urlopen(f"{server.base}/background.json?lat=48.8566&lon=2.3522&{size}").read())
+    legibility = info["legibility"]
+    read = ("const c = getComputedStyle(document.getElementById('content')), h = getComputedStyle(document.getElementById('backdrop'));"
+            " return ['', '-top', '-bottom'].map(s => [c.getPropertyValue('--backdrop-text' + s).trim(),"
+            " c.getPropertyValue('--backdrop-scrim' + s).trim(), h.getPropertyValue('--backdrop-text' + s).trim()])")
+    for y, blur in ((0, 0.0), (80, 1.0)):
+        opacity_after_scroll(driver, y)
+        values = driver.execute_script(read)
+        wrong = []
+        for (region, (text, scrim, host)) in zip(("whole", "top", "bottom"), values):
+            colour, opacity, ink = expected_text(legibility, region, blur)
+            rgb = "0, 0, 0" if ink == "light" else "255, 255, 255"
+            if text != colour or host != colour or scrim != f"rgba({rgb}, {opacity:.3f})":
+                wrong.append((region, text, scrim, host, colour, round(opacity, 3)))
+        check(f"at scroll {y}, the CSS properties are the {'sharp' if blur == 0 else 'blurred'} layer's advice", not wrong and values,
+              f"{wrong or values}")
+        credit = driver.execute_script(SHADOW + " const s = getComputedStyle(S.querySelector('.credit')); return [s.color, s.backgroundColor]")
+        colour, opacity, ink = expected_text(legibility, "bottom", blur)
+        channels = [float(v) for v in credit[1][credit[1].index("(") + 1:-1].split(",")] if "(" in credit[1] else []
+        scrim = channels[:3] == ([0, 0, 0] if ink == "light" else [255, 255, 255]) or (len(channels) == 4 and channels[3] == 0)
+        alpha = channels[3] if len(channels) == 4 else 1.0
+        check(f"and the credit at scroll {y} is drawn in the bottom band's colour over its scrim",
+              credit[0] == ("rgb(255, 255, 255)" if ink == "light" else "rgb(0, 0, 0)") and scrim and abs(alpha - opacity) < 0.01,
+              f"{credit} against {colour} over {opacity:.3f}")
+    focus = driver.execute_script(SHADOW + " return S.querySelector('.pair.shown img.sharp').style.objectPosition")
+    position = [float(part.rstrip("%")) for part in focus.split()] if focus else []
+    check("the sharp image keeps the JSON's focus in view (object-position)",
+          len(position) == 2 and all(abs(p - info["focus"][axis] * 100) < 0.06 for p, axis in zip(position, "xy")), f"({focus!r} vs {info['focus']})")
 
 
 def denied_location(driver, server, output):

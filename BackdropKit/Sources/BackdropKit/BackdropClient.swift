@@ -28,19 +28,22 @@ public struct BackdropClient: Sendable {
 
     /// The background `place` gets in the current window, its image URLs sized for a view of `size` points on a
     /// screen of `scale` pixels a point (within the API's limits, see ``PixelSize``), in the light effect's `style`;
-    /// `variant` N (0 to 9) asks for the N-th of the place's photos instead of the chosen one.
+    /// `variant` N (0 to 9) asks for the N-th of the place's photos instead of the chosen one; `crop` `.centre` crops
+    /// at the photo's centre instead of around its subject.
     public func background(
         at place: Place,
         size: CGSize,
         scale: CGFloat = 1,
         style: BackgroundStyle = .light,
-        variant: Int = 0
+        variant: Int = 0,
+        crop: BackgroundCrop = .attention
     ) async throws(BackdropError) -> Background {
         try await self.background(
             at: place,
             pixels: PixelSize(width: Double(size.width), height: Double(size.height), scale: Double(scale)),
             style: style,
-            variant: variant
+            variant: variant,
+            crop: crop
         )
     }
 
@@ -49,14 +52,15 @@ public struct BackdropClient: Sendable {
         at place: Place,
         pixels: PixelSize,
         style: BackgroundStyle = .light,
-        variant: Int = 0
+        variant: Int = 0,
+        crop: BackgroundCrop = .attention
     ) async throws(BackdropError) -> Background {
         let query =
             place.queryItems + (variant != 0 ? [URLQueryItem(name: "variant", value: String(variant))] : []) + [
                 URLQueryItem(name: "width", value: String(pixels.width)),
                 URLQueryItem(name: "height", value: String(pixels.height)),
                 URLQueryItem(name: "style", value: style.rawValue),
-            ]
+            ] + (crop != .attention ? [URLQueryItem(name: "crop", value: crop.rawValue)] : [])
         var request = URLRequest(url: try self.url("/background.json", query: query))
         request.setValue((["application/json"] + self.formats.map(\.mediaType)).joined(separator: ", "), forHTTPHeaderField: "Accept")
         let (body, _) = try await self.send(request)

@@ -42,6 +42,13 @@ public struct BackdropScene: Sendable, Hashable {
         return fraction.isNaN ? 0 : min(1, max(0, fraction))
     }
 
+    /// The text colour and scrim for text over `region` when the content has scrolled `scrollOffset` points: the
+    /// advice of the layer that shows more, its scrim following the blurred layer's opacity. Nil before the first
+    /// background (or from a service that does not say): use white text over ``fallbackColor``.
+    public func text(over region: Legibility.Region = .whole, scrollOffset: Double) -> Legibility.Advice? {
+        self.background?.legibility?.advice(for: region, blur: self.blurredOpacity(scrollOffset: scrollOffset))
+    }
+
     /// What to show at `now`: the last background until its window ends (by this device's clock, so offline too),
     /// then ``fallbackColor``.
     public func content(at now: Date) -> Content {

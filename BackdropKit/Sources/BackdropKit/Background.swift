@@ -63,6 +63,13 @@ public struct Background: Sendable, Hashable, Decodable {
     public let variant: Int
     public let variants: Int
     public let window: Window
+    /// How the photo was cropped: `attention` (around its subject) or `centre`.
+    public let crop: String?
+    /// Where the photo's subject lies in the render, as fractions of its width and height: to keep it in view when
+    /// cropping the image again (`contentMode = .scaleAspectFill` with an offset, CSS `object-position`).
+    public let focus: Focus?
+    /// What text reads over the sharp and the blurred layer; nil from a service that does not say.
+    public let legibility: Legibility?
     /// A note that the image is a modified copy of the photo.
     public let modified: String
     public internal(set) var images: Images
@@ -77,9 +84,19 @@ public struct Background: Sendable, Hashable, Decodable {
     /// the next photo then.
     public var expiry: Date { self.receivedAt.addingTimeInterval(TimeInterval(self.window.secondsLeft)) }
 
+    /// A point of the render, as fractions of its sides from the top-left corner.
+    public struct Focus: Sendable, Hashable, Decodable {
+        public let x: Double
+        public let y: Double
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case x, y
+        }
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, photoPhase, variant, variants, window, modified
-        case images, notice
+        case images, notice, crop, focus, legibility
     }
 
     /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
@@ -103,6 +120,9 @@ public struct Background: Sendable, Hashable, Decodable {
         self.variant = try container.decodeIfPresent(Int.self, forKey: .variant) ?? 0
         self.variants = try container.decodeIfPresent(Int.self, forKey: .variants) ?? 1
         self.window = try container.decode(Window.self, forKey: .window)
+        self.crop = try container.decodeIfPresent(String.self, forKey: .crop)
+        self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)
+        self.legibility = try container.decodeIfPresent(Legibility.self, forKey: .legibility)
         self.modified = try container.decode(String.self, forKey: .modified)
         self.images = try container.decode(Images.self, forKey: .images)
         self.notice = try container.decodeIfPresent(String.self, forKey: .notice)

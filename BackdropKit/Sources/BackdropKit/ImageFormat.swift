@@ -42,3 +42,10 @@ public enum BackgroundStyle: String, Sendable, Hashable, CaseIterable, Codable {
     case dark
     case none
 }
+
+/// How the service crops the photo to the requested shape: around its subject (`attention`, the service's default) or
+/// at its centre.
+public enum BackgroundCrop: String, Sendable, Hashable, CaseIterable, Codable {
+    case attention
+    case centre
+}

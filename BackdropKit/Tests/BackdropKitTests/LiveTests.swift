@@ -89,6 +89,21 @@ struct LiveTests {
         #expect(Set(images.keys) == Set(Background.Images.CodingKeys.allCases.map(\.rawValue)))
     }
 
+    @Test func theLegibilityAndTheFocusArriveAndACentreCropIsAskedFor() async throws {
+        let size = CGSize(width: 64, height: 96)
+        let background = try await self.client.background(at: self.paris, size: size)
+        let legibility = try #require(background.legibility)
+        #expect(background.crop == "attention" && !background.images.url(.sharp).absoluteString.contains("crop="))
+        let focus = try #require(background.focus)
+        #expect((0...1).contains(focus.x) && (0...1).contains(focus.y))
+        for region in Legibility.Region.allCases {
+            let band = legibility.sharp[region]
+            #expect(band[band.text].scrim <= band[band.text == .light ? .dark : .light].scrim, "\(region): the lighter scrim's colour")
+        }
+        let centre = try await self.client.background(at: self.paris, size: size, crop: .centre)
+        #expect(centre.crop == "centre" && centre.images.url(.sharp).absoluteString.contains("crop=centre"))
+    }
+
     @Test func anotherVariantIsAnotherPhotoItsURLsSayingSo() async throws {
         let size = CGSize(width: 64, height: 64)
         let chosen = try await self.client.background(at: self.paris, size: size)

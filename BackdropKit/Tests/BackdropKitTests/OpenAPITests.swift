@@ -69,6 +69,11 @@ struct OpenAPITests {
             (images, Background.Images.CodingKeys.allCases.map(\.rawValue), []),
             (images + ["properties", "blurredPreview"], Background.Images.Preview.CodingKeys.allCases.map(\.rawValue), []),
             (["components", "schemas", "ImagePair"], Background.Images.Pair.CodingKeys.allCases.map(\.rawValue), []),
+            (info + ["properties", "focus"], Background.Focus.CodingKeys.allCases.map(\.rawValue), []),
+            (info + ["properties", "legibility"], Legibility.CodingKeys.allCases.map(\.rawValue), []),
+            (["components", "schemas", "LegibilityLayer"], Legibility.Layer.CodingKeys.allCases.map(\.rawValue), []),
+            (["components", "schemas", "LegibilityBand"], Legibility.Band.CodingKeys.allCases.map(\.rawValue), []),
+            (["components", "schemas", "LegibilityInk"], Legibility.Reading.CodingKeys.allCases.map(\.rawValue), []),
             (["components", "schemas", "Error"], BackdropError.Body.CodingKeys.allCases.map(\.rawValue), ["parameter"]),
         ]
         for (path, fields, optional) in models {
@@ -98,6 +103,10 @@ struct OpenAPITests {
         #expect(Set(photoPhase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue) + ["unknown"]))
         let info = try self.object(["paths", "/background.json", "get"])
         let parameters = try #require(info["parameters"] as? [Object]).compactMap { ($0["$ref"] as? String)?.split(separator: "/").last }
-        #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "accept"], "what the client sends")
+        #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "crop", "accept"], "what the client sends")
+        let crop = try self.object(["components", "parameters", "crop", "schema"])
+        #expect(Set(BackgroundCrop.allCases.map(\.rawValue)).isSubset(of: Set(crop["enum"] as? [String] ?? [])))
+        let said = try self.object(["components", "schemas", "BackgroundInfo", "properties", "crop"])
+        #expect(Set(said["enum"] as? [String] ?? []) == Set(BackgroundCrop.allCases.map(\.rawValue)))
     }
 }

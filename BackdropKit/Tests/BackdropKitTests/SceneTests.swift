@@ -24,6 +24,33 @@ import Testing
         #expect(instant.blurredOpacity(scrollOffset: 0) == 0 && instant.blurredOpacity(scrollOffset: 0.5) == 1)
     }
 
+    @Test func textAdviceFollowsTheScrollFromTheSharpLayerToTheBlurredOne() throws {
+        var scene = BackdropScene()
+        #expect(scene.text(scrollOffset: 0) == nil, "nothing yet: no advice")
+        let band = { (text: String, light: Double, dark: Double) in
+            #"{"text": "\#(text)", "light": {"contrast": 3.1, "scrim": \#(light)}, "dark": {"contrast": 6.2, "scrim": \#(dark)}}"#
+        }
+        let json = """
+            {"sharp": {"top": \(band("dark", 0.3, 0)), "bottom": \(band("light", 0, 0.5)), "whole": \(band("light", 0.2, 0.4))},
+             "blurred": {"top": \(band("dark", 0.1, 0.2)), "bottom": \(band("dark", 0.4, 0.1)), "whole": \(band("light", 0.6, 0))}}
+            """
+        let legibility = try JSONDecoder().decode(Legibility.self, from: Data(json.utf8))
+        let background = try Fixture.background(secondsLeft: 600, receivedAt: self.start, legibility: json)
+        #expect(background.legibility == legibility)
+        scene.update(.success(background), at: self.start)
+        let atRest = try #require(scene.text(over: .whole, scrollOffset: 0))
+        #expect(atRest.ink == .light && atRest.scrimOpacity == 0.2, "the sharp layer's advice")
+        let halfway = try #require(scene.text(over: .whole, scrollOffset: 40))
+        #expect(halfway.ink == .light && abs(halfway.scrimOpacity - 0.4) < 1e-9, "the scrim half way between 0.2 and 0.6")
+        let top = try #require(scene.text(over: .top, scrollOffset: 20))
+        #expect(top.ink == .dark && abs(top.scrimOpacity - 0.05) < 1e-9, "black text: the white scrim from 0 towards 0.2")
+        let bottom = try #require(scene.text(over: .bottom, scrollOffset: 80))
+        #expect(bottom.ink == .dark && abs(bottom.scrimOpacity - 0.1) < 1e-9, "fully blurred: the blurred layer's colour and scrim")
+        #expect(
+            bottom.ink.color == BackdropColor(red: 0, green: 0, blue: 0) && bottom.ink.scrimColor == BackdropColor(red: 255, green: 255, blue: 255)
+        )
+    }
+
     @Test func nothingYetMeansFetchNowAndShowTheColour() {
         let scene = BackdropScene()
         #expect(scene.nextFetch(after: self.start) == self.start)

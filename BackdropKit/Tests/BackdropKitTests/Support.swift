@@ -26,14 +26,14 @@ enum Environment {
 
 /// A `/background.json` answer, for tests that need one but no server.
 enum Fixture {
-    static func background(secondsLeft: Int, receivedAt: Date, cell: String = "u09tv") throws -> Background {
+    static func background(secondsLeft: Int, receivedAt: Date, cell: String = "u09tv", legibility: String? = nil) throws -> Background {
         let json = """
             {"source": "stock", "photoId": "stock-005", "title": "greentock", "owner": "Peter Nerlich",
              "photoPage": "https://gitlab.com/ubports/development/core/lomiri-wallpapers", "photoNote": "greentock.jpg, 2018",
              "license": {"name": "CC BY-SA 4.0", "url": "https://creativecommons.org/licenses/by-sa/4.0/"},
              "credit": "\\"greentock\\" by Peter Nerlich, CC BY-SA 4.0", "cell": "\(cell)",
              "window": {"expires": "2026-11-23T22:00:00Z", "secondsLeft": \(secondsLeft)},
-             "modified": "The image served is a modified copy.",
+             "modified": "The image served is a modified copy.",\(legibility.map { "\"legibility\": \($0)," } ?? "")
              "images": {"format": "webp", "sharp": "/background?cell=\(cell)&blur=0&format=webp",
                "blurred": "/background?cell=\(cell)&blur=1&format=webp",
                "blurredPreview": {"uri": "data:image/webp;base64,UklGRg==", "width": 19, "height": 41},

@@ -30,6 +30,6 @@ package struct RenderedImageKey: Sendable, Hashable {
 
     /// The disk cache key: a geohash, numbers, values from fixed sets, and a photo id of digits (checked when parsed).
     var diskKey: String {
-        "render/\(self.place.key)/\(self.window.index)/\(self.photo.id)/\(self.spec.size)/\(self.spec.style.rawValue)/\(self.spec.blurHundredths)/\(self.spec.format.rawValue)"
+        "render/\(self.place.key)/\(self.window.index)/\(self.photo.id)/\(self.spec.size)/\(self.spec.style.rawValue)/\(self.spec.blurHundredths)/\(self.spec.format.rawValue)/\(self.spec.crop.rawValue)"
     }
 }

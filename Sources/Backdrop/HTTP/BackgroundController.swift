@@ -117,7 +117,7 @@ package struct BackgroundController: Sendable {
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "variant", "width", "height", "style"])
+        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "variant", "width", "height", "style", "crop"])
         let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
         let variant = try BackgroundQuery.variant(parameters)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
@@ -129,6 +129,7 @@ package struct BackgroundController: Sendable {
             variant: variant,
             size: spec.size,
             style: spec.style,
+            crop: spec.crop,
             for: self.client(context.remoteAddress, request.headers),
             logger: context.logger
         )
@@ -139,14 +140,14 @@ package struct BackgroundController: Sendable {
             CellURL.path(
                 place: place,
                 variant: variant,
-                spec: RenderSpec(size: spec.size, style: spec.style, blurHundredths: blur, format: format),
+                spec: spec.with(blurHundredths: blur).with(format: format),
                 defaults: self.defaults
             )
         }
         var headers = BackdropHeaders.attribution(of: photo, place: place)
         headers[.vary] = "Accept"
         return try .json(
-            BackgroundInfo(photo: photo, place: place, window: window, variant: variant, now: now, images: images),
+            BackgroundInfo(photo: photo, place: place, window: window, variant: variant, now: now, preview: preview, crop: spec.crop, images: images),
             headers: headers,
             cacheControl: self.cacheControl(photo, window: window, now: now)
         )

@@ -7,6 +7,12 @@ struct BackgroundInfo: Encodable {
         let url: String
     }
 
+    /// A point of the render, as fractions of its width and height from the top-left corner.
+    struct Point: Encodable {
+        let x: Double
+        let y: Double
+    }
+
     struct Window: Encodable {
         let expires: String
         let secondsLeft: Int
@@ -78,11 +84,17 @@ struct BackgroundInfo: Encodable {
     let variant: Int
     let variants: Int
     let window: Window
+    /// How the photo was cropped (`attention` or `centre`), and where its interest lies in the render: a client that
+    /// crops the image again (`object-fit: cover`) keeps it in view with `object-position` at these fractions.
+    let crop: String
+    let focus: Point
+    /// What text reads over the top, the bottom and the whole of the sharp and the blurred layer (``Legibility``).
+    let legibility: Legibility
     let modified: String
     let images: Images
     let notice: String?
 
-    init(photo: SourcePhoto, place: Place, window: TimeWindow, variant: Int, now: Date, images: Images) {
+    init(photo: SourcePhoto, place: Place, window: TimeWindow, variant: Int, now: Date, preview: BlurredPreview, crop: CropMode, images: Images) {
         let attribution = photo.attribution
         self.source = photo.sourceLabel
         self.photoId = photo.id
@@ -98,6 +110,9 @@ struct BackgroundInfo: Encodable {
         self.variant = variant
         self.variants = photo.variants
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
+        self.crop = crop.rawValue
+        self.focus = Point(x: (preview.focus.x * 1000).rounded() / 1000, y: (preview.focus.y * 1000).rounded() / 1000)
+        self.legibility = preview.legibility
         self.modified = Self.modifiedNote
         self.images = images
         self.notice = photo.origin == .flickr ? Self.flickrNotice : nil

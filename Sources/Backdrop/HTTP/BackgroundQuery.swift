@@ -15,7 +15,7 @@ package struct BackgroundQuery: Sendable, Equatable {
     /// Which of the place's photos: 0 (the default) is the chosen one, N the N-th of its order (``PhotoVariants``).
     package let variant: Int
 
-    static let names: Set<String> = ["lat", "lon", "cell", "variant", "blur", "width", "height", "style", "format"]
+    static let names: Set<String> = ["lat", "lon", "cell", "variant", "blur", "width", "height", "style", "format", "crop"]
 
     package init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
         let parameters = try QueryParameters(query, allowed: Self.names)
@@ -27,7 +27,7 @@ package struct BackgroundQuery: Sendable, Equatable {
         self.spec = try Self.spec(parameters, defaults: defaults).with(format: self.format ?? .png)
     }
 
-    /// `blur`, `width`, `height` and `style`, each defaulting to the service's.
+    /// `blur`, `width`, `height`, `style` and `crop`, each defaulting to the service's.
     static func spec(_ parameters: QueryParameters, defaults: RenderSpec) throws(APIError) -> RenderSpec {
         var blur = defaults.blurHundredths
         if let text = parameters["blur"] {
@@ -50,7 +50,16 @@ package struct BackgroundQuery: Sendable, Equatable {
             }
             style = value
         }
-        return RenderSpec(size: PixelSize(width: width, height: height), style: style, blurHundredths: blur)
+        return RenderSpec(size: PixelSize(width: width, height: height), style: style, blurHundredths: blur, crop: try Self.crop(parameters))
+    }
+
+    /// `crop`: `attention` (the default) or `centre` (also spelt `center`).
+    static func crop(_ parameters: QueryParameters) throws(APIError) -> CropMode {
+        guard let text = parameters["crop"] else { return .attention }
+        guard let crop = CropMode(parameter: text) else {
+            throw .badParameter("crop", "must be one of attention, centre, got \"\(String(text.prefix(32)))\"")
+        }
+        return crop
     }
 
     /// The cell of `lat`/`lon`, or `cell`: a geohash of exactly `precision` characters, never with `lat`/`lon`.

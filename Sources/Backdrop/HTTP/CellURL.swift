@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one URL of a rendered image: its cell (never coordinates), its variant unless 0, its blur, its size and style
+/// The one URL of a rendered image: its cell (never coordinates), its variant unless 0, its blur, its size, style and crop
 /// where they differ from the service's defaults, and an explicit format, so that every client in a cell asks for the same URLs and a
 /// CDN can cache them without `Vary`.
 enum CellURL {
@@ -11,6 +11,7 @@ enum CellURL {
         parameters.append("blur=\(self.blur(spec.blurHundredths))")
         if spec.size != defaults.size { parameters += ["width=\(spec.size.width)", "height=\(spec.size.height)"] }
         if spec.style != defaults.style { parameters.append("style=\(spec.style.rawValue)") }
+        if spec.crop != .attention { parameters.append("crop=\(spec.crop.rawValue)") }
         parameters.append("format=\(spec.format.rawValue)")
         return "/background?" + parameters.joined(separator: "&")
     }

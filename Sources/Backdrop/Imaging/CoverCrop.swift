@@ -1,4 +1,4 @@
-/// Cover-fits an image to a size and crops the centre, in one separable resampling pass over the crop region only.
+/// Cover-fits an image to a size and crops around a focus (the centre unless given), in one separable resampling pass over the crop region only.
 ///
 /// The filter is a triangle whose support widens with the shrink factor (area-style averaging), so shrinking
 /// does not alias, and it is plain bilinear interpolation when enlarging; a reduction by 2x or more is first
@@ -8,14 +8,33 @@
 /// sums (eight or sixteen lanes to a vector instruction, where 32-bit sums took four), the same bytes as a scalar
 /// filter.
 package enum CoverCrop {
-    package static func apply(_ image: RGBImage, to size: PixelSize) -> RGBImage {
+    /// The part of a `source`-sized image a cover crop to `size` keeps: its left and top edges in source pixels, and
+    /// the scale. Centred on `focus` (fractions of the source's sides) as far as the image allows.
+    package static func window(source: PixelSize, size: PixelSize, focus: Focus = .centre) -> (left: Double, top: Double, scale: Double) {
+        let scale = max(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
+        let (width, height) = (Double(size.width) / scale, Double(size.height) / scale)
+        if focus == .centre { return ((Double(source.width) - width) / 2, (Double(source.height) - height) / 2, scale) }
+        func edge(_ point: Double, _ side: Double, _ total: Double) -> Double { min(max(point * total - side / 2, 0), total - side) }
+        return (edge(focus.x, width, Double(source.width)), edge(focus.y, height, Double(source.height)), scale)
+    }
+
+    /// Where `focus` (fractions of the source's sides) falls in the crop, as fractions of its sides, kept within it.
+    package static func place(_ focus: Focus, source: PixelSize, size: PixelSize, cropFocus: Focus) -> Focus {
+        let (left, top, scale) = self.window(source: source, size: size, focus: cropFocus)
+        func inside(_ value: Double) -> Double { min(max(value, 0), 1) }
+        return Focus(
+            x: inside((focus.x * Double(source.width) - left) * scale / Double(size.width)),
+            y: inside((focus.y * Double(source.height) - top) * scale / Double(size.height))
+        )
+    }
+
+    package static func apply(_ image: RGBImage, to size: PixelSize, focus: Focus = .centre) -> RGBImage {
         if image.width == size.width && image.height == size.height { return image }
         let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
         // Reducing by 2x or more: box-shrink by the whole part first, so that what is left is under 2x (at most four
-        // taps, each weight at least 64 of 256).
-        if 1 / scale >= 2 { return self.apply(BoxShrink.apply(image, factor: Int(1 / scale)), to: size) }
-        let left = (Double(image.width) - Double(size.width) / scale) / 2
-        let top = (Double(image.height) - Double(size.height) / scale) / 2
+        // taps, each weight at least 64 of 256). The focus, in fractions, holds for the shrunk image too.
+        if 1 / scale >= 2 { return self.apply(BoxShrink.apply(image, factor: Int(1 / scale)), to: size, focus: focus) }
+        let (left, top, _) = self.window(source: PixelSize(width: image.width, height: image.height), size: size, focus: focus)
         let columns = ResampleTaps(sourceLength: image.width, outputLength: size.width, scale: scale, offset: left)
         let rows = ResampleTaps(sourceLength: image.height, outputLength: size.height, scale: scale, offset: top)
         let firstRow = rows.lowestIndex

@@ -80,16 +80,24 @@ package struct Backgrounds: Sendable {
         variant: Int = 0,
         size: PixelSize,
         style: EffectStyle,
+        crop: CropMode = .attention,
         for client: @escaping @Sendable () -> RenderClient = { .unknown },
         logger: Logger
     ) async throws -> BlurredPreview {
-        let spec = RenderSpec(size: size, style: style, blurHundredths: 100)
+        let spec = RenderSpec(size: size, style: style, blurHundredths: 100, crop: crop)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
         return try await self.produce("background.preview", place: place, window: window, variant: variant, logger: logger) { photo in
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
-                try await self.renderer.preview(photo, load: self.photos.imageData(for:covering:), size: size, style: style, for: client())
+                try await self.renderer.preview(
+                    photo,
+                    load: self.photos.imageData(for:covering:),
+                    size: size,
+                    style: style,
+                    crop: crop,
+                    for: client()
+                )
             }
         }
     }

@@ -5,21 +5,26 @@ import Tracing
 /// The copy is made when a render first needs it (see ``LazyEffect``).
 package struct PreparedImages: Sendable {
     package let sharp: RGBImage
+    /// Where the photo's interest lies in `sharp` (``Attention``), whichever way it was cropped.
+    package let focus: Focus
     private let lazyEffect: LazyEffect
 
     package init(sharp: RGBImage, effect: RGBImage) {
         self.sharp = sharp
+        self.focus = .centre
         self.lazyEffect = LazyEffect(made: effect)
     }
 
     package init(sharp: RGBImage, effect: ReducedEffect) {
         self.sharp = sharp
+        self.focus = .centre
         self.lazyEffect = LazyEffect(sharp: sharp, made: effect)
     }
 
     /// The effect copy in `style`, made on first use.
-    package init(sharp: RGBImage, style: EffectStyle) {
+    package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre) {
         self.sharp = sharp
+        self.focus = focus
         self.lazyEffect = LazyEffect(sharp: sharp, style: style)
     }
 
@@ -29,12 +34,14 @@ package struct PreparedImages: Sendable {
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
-    /// Decodes and cover-crops; the effect follows when a render needs it. With `gate`, a photo that fails the
-    /// quality gate (``PhotoQuality``) for that expectation throws ``PhotoRejected`` before it is cropped.
+    /// Decodes, finds where the photo's interest lies and cover-crops (around it, or at the centre with `.centre`); the
+    /// effect follows when a render needs it. With `gate`, a photo that fails the quality gate (``PhotoQuality``) for
+    /// that expectation throws ``PhotoRejected`` before it is cropped.
     package static func make(
         from encoded: EncodedImage,
         size: PixelSize,
         style: EffectStyle,
+        crop: CropMode = .attention,
         limits: DecodeLimits,
         gate: PhotoQuality.Expectation? = nil,
         trace: ServiceContext? = nil
@@ -44,8 +51,17 @@ package struct PreparedImages: Sendable {
             let verdict = traced("image.gate", parent: trace) { PhotoQuality(decoded).verdict(for: gate) }
             guard verdict == .pass else { throw PhotoRejected(verdict: verdict) }
         }
-        let sharp = traced("image.crop", parent: trace) { CoverCrop.apply(decoded, to: size) }
-        return PreparedImages(sharp: sharp, style: style)
+        return traced("image.crop", parent: trace) {
+            let source = PixelSize(width: decoded.width, height: decoded.height)
+            let scale = CoverCrop.window(source: source, size: size).scale
+            let interest = Attention(decoded).focus(
+                cropWidth: Double(size.width) / scale / Double(source.width),
+                cropHeight: Double(size.height) / scale / Double(source.height)
+            )
+            let centre = crop == .attention ? interest : .centre
+            let sharp = CoverCrop.apply(decoded, to: size, focus: centre)
+            return PreparedImages(sharp: sharp, style: style, focus: CoverCrop.place(interest, source: source, size: size, cropFocus: centre))
+        }
     }
 
     /// The final picture at `hundredths` of the effect.

@@ -14,6 +14,7 @@ package struct Renderer: Sendable {
         let photoID: String
         let size: PixelSize
         let style: EffectStyle
+        let crop: CropMode
     }
 
     let encoders: EncoderSettings
@@ -31,7 +32,7 @@ package struct Renderer: Sendable {
     }
 
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
-        let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, for: client)
+        let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
         let encoders = self.encoders
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
         return try await withRequestSpan("image.encode") { span in
@@ -52,12 +53,13 @@ package struct Renderer: Sendable {
         load: @escaping Loader,
         size: PixelSize,
         style: EffectStyle,
+        crop: CropMode,
         for client: RenderClient
     ) async throws -> BlurredPreview {
-        let prepared = try await self.prepared(photo, load: load, size: size, style: style, for: client)
+        let prepared = try await self.prepared(photo, load: load, size: size, style: style, crop: crop, for: client)
         return try await withRequestSpan("image.preview") { _ in
             try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
-                try BlurredPreview.make(photo: photo, effect: prepared.effect, style: style)
+                try BlurredPreview.make(photo: photo, prepared: prepared, style: style)
             }
         }
     }
@@ -68,12 +70,13 @@ package struct Renderer: Sendable {
         load: @escaping Loader,
         size: PixelSize,
         style: EffectStyle,
+        crop: CropMode,
         for client: RenderClient
     ) async throws -> PreparedImages {
         let (limits, queue, metrics) = (self.limits, self.gate, self.metrics)
         // Photos from elsewhere pass the quality gate first; the stock photos were chosen by eye.
         let gate = photo.origin != .stock ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown) : nil
-        return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style)) {
+        return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style, crop: crop)) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
                 let encoded = try await load(photo, size)
@@ -81,7 +84,7 @@ package struct Renderer: Sendable {
                 let trace = requestTraceContext
                 do {
                     let prepared = try await queue.run(.prepare, pixels: size.pixelCount, client: client) {
-                        try PreparedImages.make(from: encoded, size: size, style: style, limits: limits, gate: gate, trace: trace)
+                        try PreparedImages.make(from: encoded, size: size, style: style, crop: crop, limits: limits, gate: gate, trace: trace)
                     }
                     if gate != nil { metrics.photoQuality(.pass) }
                     return prepared
