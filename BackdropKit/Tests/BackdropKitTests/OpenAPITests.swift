@@ -103,7 +103,10 @@ struct OpenAPITests {
         #expect(Set(photoPhase["enum"] as? [String] ?? []) == Set(Background.Phase.allCases.map(\.rawValue) + ["unknown"]))
         let info = try self.object(["paths", "/background.json", "get"])
         let parameters = try #require(info["parameters"] as? [Object]).compactMap { ($0["$ref"] as? String)?.split(separator: "/").last }
-        #expect(Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "crop", "accept"], "what the client sends")
+        #expect(
+            Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "crop", "accept"],
+            "what the client sends"
+        )
         let crop = try self.object(["components", "parameters", "crop", "schema"])
         #expect(Set(BackgroundCrop.allCases.map(\.rawValue)).isSubset(of: Set(crop["enum"] as? [String] ?? [])))
         let said = try self.object(["components", "schemas", "BackgroundInfo", "properties", "crop"])

@@ -18,7 +18,7 @@ package struct Attention: Sendable {
         var z = x
         for cell in 0..<(n * n) {
             // libvips reduces the 8-bit photo to an 8-bit grid, then converts to XYZ (0 to 100).
-            let (r, g, b) = (Self.linear(means[3 * cell]), Self.linear(means[3 * cell + 1]), Self.linear(means[3 * cell + 2]))
+            let (r, g, b) = (Self.linear[Int(means[3 * cell])], Self.linear[Int(means[3 * cell + 1])], Self.linear[Int(means[3 * cell + 2])])
             x[cell] = 100 * (0.4124 * r + 0.3576 * g + 0.18056 * b)
             y[cell] = 100 * (0.2126 * r + 0.7152 * g + 0.07220 * b)
             z[cell] = 100 * (0.0193 * r + 0.1192 * g + 0.9505 * b)
@@ -56,8 +56,7 @@ package struct Attention: Sendable {
 
     /// Red, green and blue of each grid cell, as libvips' `resize` makes them (its default kernel and gap): the photo
     /// box-averaged by the whole part of half the reduction, then reduced the rest of the way with a Lanczos-3
-    /// filter. The box average reads every pixel of every third row at most (its cells are 8 rows or more tall for a
-    /// photo of 512 rows or more).
+    /// filter.
     static func cellMeans(_ image: RGBImage) -> [Double] {
         let n = self.grid
         let (columnFactor, rowFactor) = (Double(image.width) / Double(n), Double(image.height) / Double(n))
@@ -65,22 +64,31 @@ package struct Attention: Sendable {
         let (columns, rows) = ((image.width + boxWidth - 1) / boxWidth, (image.height + boxHeight - 1) / boxHeight)
         var sums = [Double](repeating: 0, count: columns * rows * 3)
         var counts = [Double](repeating: 0, count: columns * rows)
-        let rowStep = max(1, boxHeight / 8)
+        // Each box row's pixels summed down first, byte by byte (a loop the compiler vectorises), then across.
+        var columnSums = [UInt32](repeating: 0, count: image.width * 3)
         image.pixels.withUnsafeBufferPointer { pixels in
-            var rowSums = [Int](repeating: 0, count: columns * 3)
-            for row in stride(from: 0, to: image.height, by: rowStep) {
-                for i in rowSums.indices { rowSums[i] = 0 }
-                let base = row * image.width * 3
-                for column in 0..<image.width {
-                    let (cell, p) = (column / boxWidth * 3, base + column * 3)
-                    rowSums[cell] += Int(pixels[p])
-                    rowSums[cell + 1] += Int(pixels[p + 1])
-                    rowSums[cell + 2] += Int(pixels[p + 2])
-                }
-                let gridRow = row / boxHeight
-                for cell in 0..<columns {
-                    for channel in 0..<3 { sums[3 * (gridRow * columns + cell) + channel] += Double(rowSums[3 * cell + channel]) }
-                    counts[gridRow * columns + cell] += Double(min(boxWidth, image.width - cell * boxWidth))
+            columnSums.withUnsafeMutableBufferPointer { down in
+                guard let source = pixels.baseAddress, let column = down.baseAddress else { return }
+                let stride = image.width * 3
+                for gridRow in 0..<rows {
+                    let (top, bottom) = (gridRow * boxHeight, min((gridRow + 1) * boxHeight, image.height))
+                    column.update(repeating: 0, count: stride)
+                    for row in top..<bottom {
+                        let line = source + row * stride
+                        for i in 0..<stride { column[i] &+= UInt32(line[i]) }
+                    }
+                    for cell in 0..<columns {
+                        let (first, last) = (cell * boxWidth, min((cell + 1) * boxWidth, image.width))
+                        var (r, g, b): (UInt32, UInt32, UInt32) = (0, 0, 0)
+                        for x in first..<last {
+                            r &+= column[3 * x]
+                            g &+= column[3 * x + 1]
+                            b &+= column[3 * x + 2]
+                        }
+                        let i = gridRow * columns + cell
+                        (sums[3 * i], sums[3 * i + 1], sums[3 * i + 2]) = (Double(r), Double(g), Double(b))
+                        counts[i] = Double((last - first) * (bottom - top))
+                    }
                 }
             }
         }
@@ -160,8 +168,9 @@ package struct Attention: Sendable {
         return pass(pass(values, horizontal: true), horizontal: false)
     }
 
-    static func linear(_ value: Double) -> Double {
-        let v = value / 255
+    /// sRGB to linear light for each 8-bit value.
+    static let linear: [Double] = (0..<256).map { value in
+        let v = Double(value) / 255
         return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 
