@@ -165,12 +165,18 @@ def vips_offset(source, size, axis):
     return min(max(found["attention_y"] - crop_height // 2, 0), source.height - crop_height)
 
 
-def compare_crop(tally, server, query, path, size, label):
+class Turned(Exception):
+    """The window turned and the query now answers another photo."""
+
+
+def compare_crop(tally, server, query, path, size, label, photo=None):
     source = pyvips.Image.new_from_file(path, access="sequential").copy_memory()
     width, height = size
     axis = 1 if source.width / source.height > width / height else 0
     side = source.width if axis == 1 else source.height
     info, sharp, _ = served(server, f"{query}&width={width}&height={height}")
+    if photo and info["photoId"] != photo:
+        raise Turned()
     ours = crop_offset(source, sharp, axis)
     theirs = vips_offset(source, size, axis)
     # One cell of the 32-cell grid both search (where two cells score within a hundredth of each other, either may win),
@@ -178,7 +184,10 @@ def compare_crop(tally, server, query, path, size, label):
     scale = max(width / source.width, height / source.height)
     tally.expect("Backdrop's attention crop agrees with libvips' within 1/32 of the side", abs(ours - theirs) <= side / 32 + 1 / scale,
                  f"{label} at {width}x{height}: ours {ours:.0f}, libvips {theirs} of {side}")
-    centre = crop_offset(source, served(server, f"{query}&width={width}&height={height}&crop=centre")[1], axis)
+    centred, centre_sharp, _ = served(server, f"{query}&width={width}&height={height}&crop=centre")
+    if photo and centred["photoId"] != photo:
+        raise Turned()
+    centre = crop_offset(source, centre_sharp, axis)
     kept = side - (width if axis == 1 else height) / max(width / source.width, height / source.height)
     tally.expect("crop=centre is the centre crop", abs(centre - kept / 2) <= 2, f"{label}: {centre:.0f} against {kept / 2:.0f}")
     tally.rows.append((label, f"{width}x{height}", ours / side, theirs / side))
@@ -192,14 +201,23 @@ def stock_part(binary, output):
         photos = stock_photos(server)
         files = sorted(name for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit())
         check("every stock photo is found", len(photos) == len(files), f"{len(photos)} of {len(files)}")
-        for photo, (query, note) in sorted(photos.items()):
-            for width, height in SIZES:
-                for style in STYLES:
-                    info, sharp, blurred = served(server, f"{query}&width={width}&height={height}&style={style}")
-                    measure(tally, info, sharp, blurred, f"{photo} {width}x{height} {style}")
-            path = os.path.join(STOCK, files[int(photo.removeprefix("stock-"))])
-            for size in SIZES:
-                compare_crop(crops, server, query, path, size, photo)
+        for photo in sorted(photos):
+            # A place's stock photo follows the window: if it turns mid-photo, find the photo's place again.
+            for attempt in range(3):
+                try:
+                    query = photos[photo][0]
+                    for width, height in SIZES:
+                        for style in STYLES:
+                            info, sharp, blurred = served(server, f"{query}&width={width}&height={height}&style={style}")
+                            if info["photoId"] != photo:
+                                raise Turned()
+                            measure(tally, info, sharp, blurred, f"{photo} {width}x{height} {style}")
+                    path = os.path.join(STOCK, files[int(photo.removeprefix("stock-"))])
+                    for size in SIZES:
+                        compare_crop(crops, server, query, path, size, photo, photo=photo)
+                    break
+                except Turned:
+                    photos = stock_photos(server)
     tally.report(f"{tally.measured} answers of {len(photos)} stock photos")
     crops.report(f"{len(crops.rows)} crops of the stock photos")
     print("  the sharp layer's bottom band (where the credit sits), 390x844, light style: contrast before and after the scrim")
