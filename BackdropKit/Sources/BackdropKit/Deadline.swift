@@ -13,6 +13,9 @@ import FoundationNetworking
 struct Deadline: Sendable {
     let seconds: TimeInterval
 
+    /// Deadline timers armed and not yet cancelled, in every call: 0 once every call has ended.
+    static let armed = Counter()
+
     /// `request`'s answer through `session`, or ``BackdropError/timedOut(seconds:)`` once `seconds` have passed.
     func exchange(_ request: URLRequest, session: URLSession) async throws(BackdropError) -> (Data, URLResponse) {
         let nanoseconds = UInt64(max(0, min(self.seconds, 86_400)) * 1_000_000_000)
@@ -29,11 +32,16 @@ struct Deadline: Sendable {
                     }
                 }
                 outcome.onCancel { DispatchQueue.global().async { task.cancel() } }
+                // The deadline: a timer that the first outcome cancels, so that a call that ends leaves nothing behind.
+                let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+                timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+                timer.setEventHandler { outcome.finish(.failure(.timedOut(seconds: seconds)), cancelsWork: true) }
+                timer.setCancelHandler { Self.armed.add(-1) }
+                Self.armed.add(1)
+                let armed = ArmedTimer(timer: timer)
+                outcome.onFinish { armed.timer.cancel() }
+                timer.resume()
                 task.resume()
-                Task {
-                    try? await Task.sleep(nanoseconds: nanoseconds)
-                    outcome.finish(.failure(.timedOut(seconds: seconds)), cancelsWork: true)
-                }
             }
         } onCancel: {
             outcome.finish(.failure(.cancelled), cancelsWork: true)
@@ -48,6 +56,7 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
     private var continuation: CheckedContinuation<Result<T, BackdropError>, Never>?
     private var result: Result<T, BackdropError>?
     private var cancelWork: (@Sendable () -> Void)?
+    private var finished: [@Sendable () -> Void] = []
 
     func start(_ continuation: CheckedContinuation<Result<T, BackdropError>, Never>) {
         self.lock.lock()
@@ -72,6 +81,18 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
         cancel()
     }
 
+    /// What to do once there is an outcome, whichever it is (run at once if there is one already).
+    func onFinish(_ action: @escaping @Sendable () -> Void) {
+        self.lock.lock()
+        guard self.result != nil else {
+            self.finished.append(action)
+            self.lock.unlock()
+            return
+        }
+        self.lock.unlock()
+        action()
+    }
+
     func finish(_ result: Result<T, BackdropError>, cancelsWork: Bool) {
         self.lock.lock()
         guard self.result == nil else {
@@ -79,11 +100,36 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
             return
         }
         self.result = result
-        let (continuation, cancel) = (self.continuation, self.cancelWork)
+        let (continuation, cancel, finished) = (self.continuation, self.cancelWork, self.finished)
         self.continuation = nil
         self.cancelWork = nil
+        self.finished = []
         self.lock.unlock()
         continuation?.resume(returning: result)
         if cancelsWork { cancel?() }
+        for action in finished { action() }
+    }
+}
+
+/// A dispatch timer, whose `cancel()` may be called from any thread (Dispatch does not mark it `Sendable` on Linux).
+private struct ArmedTimer: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+}
+
+/// A count shared across threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add(_ amount: Int) {
+        self.lock.lock()
+        self.count += amount
+        self.lock.unlock()
+    }
+
+    var value: Int {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        return self.count
     }
 }
