@@ -92,6 +92,8 @@ let package = Package(
                 "Backdrop",
                 "CTestDecoders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // swift-otel's own samplers, to decide alike (TelemetryTests).
+                .product(name: "OTel", package: "swift-otel"),
             ],
             resources: [.copy("Fixtures")]
         ),

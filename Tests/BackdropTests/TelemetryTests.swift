@@ -1,9 +1,12 @@
 import Foundation
 import Logging
+import ServiceContextModule
 import Synchronization
 import Testing
+import W3CTraceContext
 
 @testable import Backdrop
+@testable import OTel
 
 /// The pieces of tracing and JSON logs that need no collector (the traces themselves: Tests/tracing/check_traces.py).
 @Suite("Telemetry")
@@ -113,6 +116,43 @@ struct TelemetryTests {
         }
     }
 
+    @Test func theRatioSamplerDecidesAsSwiftOTelsOwnForEveryTraceID() throws {
+        let seed: UInt64 = 40
+        var random = SeededRandom(seed: seed)
+        var ids = (0..<10_000).map { _ in TraceID.random(using: &random) }
+        // And the edges: the low 8 bytes, as swift-otel loads them, at 0, at the largest value, and on either side of
+        // each ratio's bound.
+        func id(low value: UInt64) -> TraceID {
+            let b = [UInt8](repeating: 0x5a, count: 8) + withUnsafeBytes(of: value) { Array($0) }
+            return TraceID(bytes: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        }
+        let ratios = [0.0, 0.0001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.999, 1.0]
+        ids += [id(low: 0), id(low: .max)]
+        for ratio in ratios.dropFirst().dropLast() {
+            let bound = UInt64(ratio * Double(UInt64.max))
+            ids += [id(low: bound - 1), id(low: bound), id(low: bound + 1)]
+        }
+        var disagreements = [String]()
+        for ratio in ratios {
+            let ours = TraceSampling(sampler: .traceIDRatio, ratio: ratio)
+            let theirs = OTelTraceIDRatioBasedSampler(ratio: ratio)
+            for id in ids {
+                let hex = withUnsafeBytes(of: id.bytes) { $0.map { String(format: "%02x", $0) }.joined() }
+                let decided =
+                    theirs.samplingResult(
+                        operationName: "GET /background",
+                        kind: .server,
+                        traceID: id,
+                        attributes: [:],
+                        links: [],
+                        parentContext: .topLevel
+                    ).decision == .recordAndSample
+                if ours.traces(traceparent: "00-\(hex)-00f067aa0ba902b7-01") != decided { disagreements.append("\(ratio) \(hex)") }
+            }
+        }
+        #expect(disagreements.isEmpty, "seed \(seed): \(disagreements.count) decisions unlike swift-otel's, e.g. \(disagreements.prefix(3))")
+    }
+
     @Test func sampledAtItsRatioWithoutASystemCallAndEveryCallerFollowed() {
         let draws = 100_000
         for ratio in [0.0, 0.01, 0.1, 0.5, 1.0] {
@@ -128,9 +168,10 @@ struct TelemetryTests {
         #expect(!TraceSampling(sampler: .parentBasedAlwaysOff, ratio: 1).traces(traceparent: nil))
         #expect(!TraceSampling(sampler: .alwaysOff, ratio: 1).traces(traceparent: caller))
         #expect(TraceSampling(sampler: .alwaysOn, ratio: 0).traces(traceparent: nil))
-        // traceidratio: the trace ID's last 64 bits against the ratio (a3ce929d0e0e4736 is 0.64 of 2^64).
-        #expect(TraceSampling(sampler: .traceIDRatio, ratio: 0.7).traces(traceparent: caller))
-        #expect(!TraceSampling(sampler: .traceIDRatio, ratio: 0.6).traces(traceparent: caller))
+        // traceidratio: the trace ID's last 8 bytes in the machine's order, as swift-otel reads them, against the ratio
+        // (a3ce929d0e0e4736 is 0x36470e0e9d92cea3 on a little-endian machine, 0.212 of 2^64).
+        #expect(TraceSampling(sampler: .traceIDRatio, ratio: 0.22).traces(traceparent: caller))
+        #expect(!TraceSampling(sampler: .traceIDRatio, ratio: 0.21).traces(traceparent: caller))
         #expect(TraceSampling.traceIDBits("garbage") == nil)
         #expect(
             TraceSamplerSetting.allCases.map(\.exporterSampler) == [

@@ -7,14 +7,15 @@ import Synchronization
 /// and its argument) mean what OpenTelemetry says they mean.
 package final class TraceSampling: Sendable {
     let sampler: TraceSamplerSetting
-    /// `samplerRatio` as a bound on a uniform 64-bit number.
-    private let threshold: UInt64
+    /// `samplerRatio` as swift-otel's `TraceIdRatioBased` sampler holds it: a 64-bit number under this is sampled;
+    /// `.min` samples nothing and `.max` everything.
+    private let bound: UInt64
     /// A SplitMix64 sequence: one relaxed atomic add a decision, no lock, no system call.
     private let state: Atomic<UInt64>
 
     package init(sampler: TraceSamplerSetting, ratio: Double) {
         self.sampler = sampler
-        self.threshold = ratio >= 1 ? .max : UInt64(max(0, ratio) * 18_446_744_073_709_551_616.0)
+        self.bound = ratio <= 0 ? .min : ratio >= 1 ? .max : UInt64(ratio * Double(UInt64.max))
         self.state = Atomic(UInt64.random(in: .min ... .max))
     }
 
@@ -26,8 +27,16 @@ package final class TraceSampling: Sendable {
         case .alwaysOff: false
         case .alwaysOn, .parentBasedAlwaysOn: true
         case .parentBasedAlwaysOff: traceparent != nil
-        case .parentBasedTraceIDRatio: traceparent != nil || self.draw() < self.threshold
-        case .traceIDRatio: (traceparent.flatMap(Self.traceIDBits) ?? self.draw()) < self.threshold
+        case .parentBasedTraceIDRatio: traceparent != nil || self.sampled(self.draw())
+        case .traceIDRatio: self.sampled(traceparent.flatMap(Self.traceIDBits) ?? self.draw())
+        }
+    }
+
+    private func sampled(_ value: UInt64) -> Bool {
+        switch self.bound {
+        case .min: false
+        case .max: true
+        default: value < self.bound
         }
     }
 
@@ -38,12 +47,13 @@ package final class TraceSampling: Sendable {
         return z ^ (z >> 31)
     }
 
-    /// The last 16 hex digits of a `traceparent`'s trace ID (`00-<32 hex>-<16 hex>-<2 hex>`), so that every service
-    /// sampling by trace ID decides alike.
+    /// The trace ID's last 8 bytes (its last 16 hex digits in a `traceparent`, `00-<32 hex>-<16 hex>-<2 hex>`) read
+    /// as swift-otel's `TraceIdRatioBased` sampler reads them, in the machine's byte order, so that Backdrop and
+    /// swift-otel services sampling one trace decide alike (`TelemetryTests` holds the two to it).
     static func traceIDBits(_ traceparent: String) -> UInt64? {
         let fields = traceparent.split(separator: "-")
-        guard fields.count >= 4, fields[1].utf8.count == 32 else { return nil }
-        return UInt64(fields[1].suffix(16), radix: 16)
+        guard fields.count >= 4, fields[1].utf8.count == 32, let written = UInt64(fields[1].suffix(16), radix: 16) else { return nil }
+        return UInt64(bigEndian: written)  // the bytes as they stand in memory, loaded in the machine's order
     }
 }
 
