@@ -242,6 +242,33 @@ struct CommonsTests {
         }
     }
 
+    @Test func aDeadlinePassedWaitingOnFlickrBacksOffFlickrAloneAndCountsOneFallback() async throws {
+        let metrics = BackdropMetrics()
+        @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
+        try await StandInFlickr.run({ _ in [.noAnswer] }) { flickr in
+            try await StandInCommons.run({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons in
+                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeoutSeconds = 60 }
+                settings.photos.sources = [.flickr, .commons, .stock]
+                settings.commons.endpoint = commons.endpoint
+                settings.commons.extraImageHosts = ["localhost"]
+                settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
+                settings.flickr.requestDeadlineSeconds = 1.5
+                let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
+                try await app.test(.router) { client in
+                    let (first, _) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                    #expect(first.headers[BackdropHeaders.source] == "stock", "Flickr never answered: the deadline's fallback")
+                    #expect(commons.searches.isEmpty, "the request never reached Commons")
+                    #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1 && value(#"backdrop_fallbacks_total{kind="commons"}"#) == nil)
+                    // Flickr, which was waited on, backs off the cell; Commons, never asked, stands in at once.
+                    let (second, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                    #expect(second.headers[BackdropHeaders.source] == "commons" && json["photoId"] as? String == "commons-4242")
+                    #expect(flickr.searches.count == 1, "Flickr not asked again while it backs off")
+                    #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1, "a Commons photo is no stock fallback")
+                }
+            }
+        }
+    }
+
     @Test func aDeadNetworkIsAskedOnceNotOnEveryRequest() async throws {
         // Nothing listens on the endpoint's port (port 9 on loopback, discard, never served here): the connection is
         // refused, as on a machine with no network.

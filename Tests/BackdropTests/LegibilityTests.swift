@@ -51,7 +51,7 @@ struct LegibilityTests {
 
     /// Seeded grey noise with a bright, saturated block centred at `x`, `y` (fractions).
     static func salient(width: Int, height: Int, x: Double, y: Double, seed: UInt64) -> RGBImage {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var image = RGBImage(
             width: width,
             height: height,

@@ -69,18 +69,3 @@ extension PhotoSource {
         try await self.photo(for: place, in: window, variant: 0)
     }
 }
-
-/// A seeded generator (SplitMix64), so that a random test replays: print its seed with any failure.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { self.state = seed }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -118,7 +118,7 @@ struct TelemetryTests {
 
     @Test func theRatioSamplerDecidesAsSwiftOTelsOwnForEveryTraceID() throws {
         let seed: UInt64 = 40
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var ids = (0..<10_000).map { _ in TraceID.random(using: &random) }
         // And the edges: the low 8 bytes, as swift-otel loads them, at 0, at the largest value, and on either side of
         // each ratio's bound.

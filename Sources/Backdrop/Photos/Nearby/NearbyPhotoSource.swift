@@ -83,7 +83,7 @@ package struct NearbyPhotoSource: PhotoSource {
             await self.findings.insert(.restored(stored.photo), for: key)
             return stored.photo
         }
-        switch try await self.lookup(cell, key: key, window: window) {
+        switch try await self.waitedLookup(cell, key: key, window: window) {
         case .found(let finding):
             guard let photo = finding.photo(variant: variant, excluding: unusable) else {
                 return try await self.nextSource(place, window, variant)
@@ -94,6 +94,20 @@ package struct NearbyPhotoSource: PhotoSource {
                 return self.stale(stored.photo)
             }
             return try await self.nextSource(place, window, variant)
+        }
+    }
+
+    /// ``lookup(_:key:window:)``, the request counted as waiting on it until it ends; a wait cut short (the request's
+    /// task cancelled by its deadline) stays counted, so that the fallback knows this source was the one waited on.
+    private func waitedLookup(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> Lookup {
+        await self.state.beginWait(key)
+        do {
+            let lookup = try await self.lookup(cell, key: key, window: window)
+            await self.state.endWait(key)
+            return lookup
+        } catch {
+            if !Task.isCancelled { await self.state.endWait(key) }
+            throw error
         }
     }
 
@@ -146,27 +160,35 @@ package struct NearbyPhotoSource: PhotoSource {
 
     package func fallback(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
         guard case .cell(let cell) = place else { return try await self.next.fallback(for: place, in: window, variant: variant) }
-        await self.state.noteTimeout(for: CellWindow(cell: cell.value, window: window.index))
+        let key = CellWindow(cell: cell.value, window: window.index)
+        // The deadline counts against this source only if the request was waiting on it: its lookup cut short, or its
+        // photo (found, so downloading or rendering). A source the request never reached is not backed off.
+        let interrupted = await self.state.takeInterruptedWait(key)
+        let serving = await self.knownPhoto(for: place, in: window, variant: variant) != nil
+        if interrupted || serving { await self.state.noteTimeout(for: key) }
         // Only a photo whose bytes are at hand: the fallback must not wait on the source again.
         if let stored = await self.standIn(cell), await self.store?.hasSourceImage(photoID: stored.photo.id) == true {
             return stored.window == window.index && !stored.photo.stale && variant == 0 ? stored.photo : self.stale(stored.photo)
         }
-        self.metrics.fallback(self.fallbackLabel)
+        self.countTurnToStock()
         return try await self.next.fallback(for: place, in: window, variant: variant)
     }
 
     private func nextSource(_ place: Place, _ window: TimeWindow, _ variant: Int) async throws -> SourcePhoto {
-        self.metrics.fallback(self.fallbackLabel)
+        self.countTurnToStock()
         return try await self.next.photo(for: place, in: window, variant: variant)
+    }
+
+    /// `backdrop_fallbacks_total{kind="stock"}` counts each request the stock photos answer once: at the last source in
+    /// line before them (a source that turns to another searching source leaves the count to that one).
+    private func countTurnToStock() {
+        if !(self.next is NearbyPhotoSource) { self.metrics.fallback("stock") }
     }
 
     /// The name the photo store keeps this source's photo for `cell` under: each source in line keeps its own, so
     /// that a photo one serves while another fails does not overwrite the other's stale stand-in.
     func storeName(_ cell: Geohash) -> String { "\(self.search.origin.rawValue)/\(cell.value)" }
 
-    /// What the fallback metric calls a turn to the next source: `stock` when it is the stock photos (as it always
-    /// was), else its origin.
-    private var fallbackLabel: String { (self.next as? NearbyPhotoSource)?.search.origin.rawValue ?? "stock" }
 }
 
 extension NearbyPhotoSource.Lookup {

@@ -17,6 +17,9 @@ actor SearchState {
     /// replica has been waiting on it.
     private var leaseElsewhere = [CellWindow: (until: Date, since: Date)]()
     private var unusable = [CellWindow: Set<String>]()
+    /// Requests that began waiting on this source's lookup of a cell-window and have not finished it: the ones whose
+    /// wait a deadline cut short stay counted until their fallback takes them (``takeInterruptedWait(_:)``).
+    private var waits = [CellWindow: Int]()
 
     init(clock: any WallClock) {
         self.clock = clock
@@ -62,6 +65,23 @@ actor SearchState {
     /// since when this replica had been waiting, or nil if it had not.
     func endLeaseWait(_ key: CellWindow) -> Date? {
         self.leaseElsewhere.removeValue(forKey: key)?.since
+    }
+
+    /// A request begins waiting on this source's lookup of `key`.
+    func beginWait(_ key: CellWindow) {
+        self.waits[key, default: 0] += 1
+    }
+
+    /// A request's wait on `key` ended with an answer (found, empty or failed), not cut short.
+    func endWait(_ key: CellWindow) {
+        self.waits[key] = (self.waits[key] ?? 1) > 1 ? (self.waits[key] ?? 1) - 1 : nil
+    }
+
+    /// Whether a request's wait on `key` was cut short (by its deadline) and not yet accounted for; takes one.
+    func takeInterruptedWait(_ key: CellWindow) -> Bool {
+        guard self.waits[key] != nil else { return false }
+        self.endWait(key)
+        return true
     }
 
     /// Records that a request gave up waiting on `key` (its deadline passed). When it was waiting on another
