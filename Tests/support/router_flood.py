@@ -45,7 +45,7 @@ class Flood:
     (a random X-Real-IP and X-Forwarded-For each request) or "ipv6" (a random address of 2001:db8:1:2::/64 in
     X-Real-IP each request, as a router in front would name a client of that /64)."""
 
-    def __init__(self, host, port, source, forge=None, connections=30, seed=7):
+    def __init__(self, host, port, source, forge=None, connections=32, seed=7):
         self.counts = {}
         self.lock, self.stop = threading.Lock(), threading.Event()
         self.host, self.port, self.source, self.forge = host, port, source, forge
@@ -57,7 +57,9 @@ class Flood:
         rng = random.Random(seed)
         connection = None  # kept alive between requests: thousands of fresh connections would use up the source's ports
         while not self.stop.is_set():
-            width, height = rng.randrange(1400, 2000), rng.randrange(1400, 2000)
+            # Near the API's 4-megapixel limit, so that fifteen or more of them queued at a one-thread replica wait past
+            # its 1-s budget on any machine (at 1,400 to 2,000 a side, a fast run could render them all in time).
+            width, height = rng.randrange(1750, 2000), rng.randrange(1750, 2000)
             headers = {}
             if self.forge == "headers":
                 headers = {"X-Real-IP": f"198.51.{rng.randrange(256)}.{rng.randrange(1, 255)}",
