@@ -69,6 +69,7 @@ actor SearchState {
 
     /// A request begins waiting on this source's lookup of `key`.
     func beginWait(_ key: CellWindow) {
+        self.prune(before: key.window)
         self.waits[key, default: 0] += 1
     }
 
@@ -118,5 +119,7 @@ actor SearchState {
         if self.unusable.count > 4096 { self.unusable = self.unusable.filter { $0.key.window >= window } }
         if self.retryAt.count > 4096 { self.retryAt = self.retryAt.filter { $0.key.window >= window } }
         if self.leaseElsewhere.count > 4096 { self.leaseElsewhere = self.leaseElsewhere.filter { $0.key.window >= window } }
+        // A wait cut short by something other than the deadline (the client went) is never taken: past windows' go.
+        if self.waits.count > 4096 { self.waits = self.waits.filter { $0.key.window >= window } }
     }
 }
