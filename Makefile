@@ -22,7 +22,18 @@ BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-l
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
 ANCHORS ?= $(abspath ../shared/bench/anchors)
 
-.PHONY: format run build static test test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
+# The scanline deflate's proof under AddressSanitizer and UndefinedBehaviorSanitizer (the C sources and the proof alone,
+# built by the toolchain's clang), and libFuzzer on it from the committed corpus of odd shapes.
+CLANG ?= clang
+DEFLATE_SOURCES := Sources/CPNG/*.c Sources/CPixels/*.c Tests/CDeflateProof/proof.c
+DEFLATE_FLAGS := -std=c11 -g -fno-omit-frame-pointer -fuse-ld=lld -ISources/CPNG/include -ISources/CPixels/include \
+	-ITests/CDeflateProof/include
+DEFLATE_LIBS := -lpng16 -ldeflate -lz -lm
+# The seed the Swift suite's round trip uses too (ScanlineDeflateTests), the streams and PNGs it makes.
+DEFLATE_PROOF := 20261125 4000 2000
+FUZZ_SECONDS ?= 60
+
+.PHONY: format run build static test test-sanitized fuzz test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -51,6 +62,7 @@ test: test-deps
 	$(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-sanitized
 	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
 	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
 	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
@@ -63,6 +75,21 @@ test: test-deps
 	$(MAKE) --no-print-directory test-cluster
 	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
 	python3 Tests/cli/unlucky_clients.py .build-static/release/backdrop
+
+test-sanitized: deps
+	@mkdir -p .build/sanitized
+	$(CLANG) $(DEFLATE_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all $(DEFLATE_SOURCES) \
+		Tests/deflate/sanitized.c $(DEFLATE_LIBS) -o .build/sanitized/deflate-proof
+	time .build/sanitized/deflate-proof $(DEFLATE_PROOF)
+
+# FUZZ_SECONDS of libFuzzer (seed 1) on the scanline deflate and its three decoders, sanitizers on, starting from
+# Tests/deflate/corpus; what it finds new goes to .build/fuzz/corpus, a crash to .build/fuzz/crash-*.
+fuzz: deps
+	@mkdir -p .build/fuzz/corpus
+	$(CLANG) $(DEFLATE_FLAGS) -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(DEFLATE_SOURCES) \
+		Tests/deflate/fuzz.c $(DEFLATE_LIBS) -o .build/fuzz/deflate-fuzz
+	.build/fuzz/deflate-fuzz -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=300000 -artifact_prefix=.build/fuzz/ \
+		.build/fuzz/corpus Tests/deflate/corpus
 
 # The release binary with Swift's runtime linked in, as the Dockerfile's build stage makes it.
 static: deps
@@ -93,6 +120,7 @@ bench-deps: deps
 	@$(BENCH_VENV)/bin/python -c "import timezonefinder" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q timezonefinder==9.0.0
 
 bench: bench-deps test-deps
+	$(MAKE) --no-print-directory fuzz
 	$(SWIFT) build -c release --product backdrop-bench
 	$(SWIFT) build -c release --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench

@@ -79,17 +79,41 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The bench's encoders and helpers beside the service's (PNG writers, filters and levels, AVIF settings, the
+        // bilinear upscale clients use): the bench and the tests link them, the service does not.
+        .target(
+            name: "CImagingLab",
+            dependencies: ["CPNG", "CAVIF"],
+            path: "Benchmarks/CImagingLab",
+            cSettings: optimisedInDebug,
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("avif")]
+        ),
+        .target(
+            name: "BackdropLab",
+            dependencies: ["Backdrop", "CImagingLab", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Benchmarks/BackdropLab"
+        ),
+        // The scanline deflate's proof, run by the tests, under sanitizers by `make test` and by `make fuzz`.
+        .target(
+            name: "CDeflateProof",
+            dependencies: ["CPNG"],
+            path: "Tests/CDeflateProof",
+            cSettings: optimisedInDebug,
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]
+        ),
         // Decoders for formats the service only encodes: the tests and the benchmark read back what it wrote.
         .target(name: "CTestDecoders", path: "Tests/CTestDecoders", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("avif")]),
         .executableTarget(
             name: "backdrop-bench",
-            dependencies: ["Backdrop", "CTestDecoders", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
+            dependencies: ["Backdrop", "BackdropLab", "CTestDecoders", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
             path: "Benchmarks/backdrop-bench"
         ),
         .testTarget(
             name: "BackdropTests",
             dependencies: [
                 "Backdrop",
+                "BackdropLab",
+                "CDeflateProof",
                 "CTestDecoders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // swift-otel's own samplers, to decide alike (TelemetryTests).

@@ -93,12 +93,12 @@ def main():
           f"{med['vips1']:.1f} | {med['ratio']:.2f} | {med['cpu_ratio']:.2f} | {med['size_ratio']:.2f} |")
 
     print("\nPNG encoders on the same blended images (median over photos):\n")
-    print("| encoder | level | filter | ms | kB |")
-    print("|---|---|---|---|---|")
+    print("| writer (service, or lab: compressor, level, filter) | ms | kB |")
+    print("|---|---|---|")
     for i, e in enumerate(rows[0]["encoders"]):
         ms = statistics.median(r["encoders"][i]["ms"] for r in rows)
         kb = statistics.median(r["encoders"][i]["bytes"] for r in rows) / 1000
-        print(f"| {e['encoder']} | {e['level']} | {e['filter']} | {ms:.1f} | {kb:.0f} |")
+        print(f"| {e['encoder']} | {ms:.1f} | {kb:.0f} |")
 
     worst_size = max(r["size_ratio"] for r in rows)
     checks = [

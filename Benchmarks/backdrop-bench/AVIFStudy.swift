@@ -1,6 +1,7 @@
 // `backdrop-bench --avif-study`: what the AV1 encoders and libaom's settings reachable through libavif do to an AVIF
 // render's time, bytes and quality, on the service's own renders (640x1136 and 2048x1536, sharp and fully blurred).
 import Backdrop
+import BackdropLab
 import CTestDecoders
 import Foundation
 import NIOCore
@@ -9,7 +10,7 @@ import NIOCore
 struct AVIFCandidate: Sendable {
     let name: String
     var speed = 10
-    var tuning = AVIFEncoder.Tuning()
+    var tuning = AVIFLab.Tuning()
     /// The quantizer from the service's default (at this blur), or one of its own.
     var quantizer: (@Sendable (Int) -> Int)?
 }
@@ -54,9 +55,9 @@ let avifCandidates: [AVIFCandidate] = [
                     var bytes = ByteBuffer()
                     // rav1e and SVT-AV1 take seconds where libaom takes milliseconds: once is enough to compare.
                     for _ in 0..<(candidate.tuning.codec == .aom ? max(1, runs) : 1) {
-                        var timing = AVIFEncoder.Timing()
+                        var timing = AVIFLab.Timing()
                         let started = processCPUTime()
-                        bytes = try AVIFEncoder.encode(
+                        bytes = try AVIFLab.encode(
                             picture,
                             quantizer: quantizer,
                             speed: candidate.speed,

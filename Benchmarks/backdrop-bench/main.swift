@@ -9,6 +9,7 @@
 // bytes and the output file. With --avif-study: AVIF encoders and settings compared (see AVIFStudy.swift). With
 // --ranking: a 250-result search parsed and ranked, and the quality gate beside each photo's decode (RankingBench.swift).
 import Backdrop
+import BackdropLab
 import CTestDecoders
 import Foundation
 import NIOCore
@@ -67,22 +68,22 @@ let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 MallocTuning.configure()  // the allocator as the service sets it up
 try FileManager.default.createDirectory(atPath: arguments.out, withIntermediateDirectories: true)
 let size = PixelSize(width: 640, height: 1136)
-let options = PNGOptions()  // the service's default
-let alternatives: [PNGOptions] = [
-    PNGOptions(encoder: .libpng, level: 1, filter: .up),
-    PNGOptions(encoder: .libpng, level: 1, filter: .adaptive),
-    PNGOptions(encoder: .libpng, level: 6, filter: .adaptive),
-    PNGOptions(encoder: .libdeflate, level: 1, filter: .up),
-    PNGOptions(encoder: .libdeflate, level: 1, filter: .paeth),
-    PNGOptions(encoder: .libdeflate, level: 1, filter: .adaptive),
-    PNGOptions(encoder: .libdeflate, level: 3, filter: .up),
-    PNGOptions(encoder: .libdeflate, level: 6, filter: .up),
-    PNGOptions(encoder: .scanline, level: 1, filter: .up),
-    PNGOptions(encoder: .scanline, level: 1, filter: .average),
-    PNGOptions(encoder: .scanline, level: 1, filter: .paeth),
-    PNGOptions(encoder: .scanline, level: 1, filter: .adaptive),
-    PNGOptions(encoder: .scanline, level: 1, filter: .upOrPaeth),
-    PNGOptions(encoder: .libdeflate, level: 1, filter: .upOrPaeth),
+/// The PNG writers compared on each photo's blended image: the service's (``PNGEncoder``, both compressors) and the lab's.
+let alternatives: [PNGLab] = [
+    PNGLab(.libpng, level: 1, filter: .up),
+    PNGLab(.libpng, level: 1, filter: .adaptive),
+    PNGLab(.libpng, level: 6, filter: .adaptive),
+    PNGLab(.libdeflate, level: 1, filter: .up),
+    PNGLab(.libdeflate, level: 1, filter: .paeth),
+    PNGLab(.libdeflate, level: 1, filter: .adaptive),
+    PNGLab(.libdeflate, level: 3, filter: .up),
+    PNGLab(.libdeflate, level: 6, filter: .up),
+    PNGLab(.scanline, filter: .up),
+    PNGLab(.scanline, filter: .average),
+    PNGLab(.scanline, filter: .paeth),
+    PNGLab(.scanline, filter: .adaptive),
+    PNGLab(.scanline, filter: .upOrPaeth),
+    PNGLab(.libdeflate, level: 1, filter: .upOrPaeth),
 ]
 
 /// The full render as served, for every format and blur, with the service's default encoder settings. The driver
@@ -210,15 +211,15 @@ for path in arguments.photos {
         timings["effect"] = milliseconds { effect = sharp.map { LightEffect.reduced($0, style: .light) } }
         // The service blends while encoding; the bench times the enlarge and blend on their own to show the split.
         timings["blend"] = milliseconds { blended = Blend.mix(sharp: sharp!, effect: effect!.enlarged(), hundredths: 50) }
-        let prepared = PreparedImages(sharp: sharp!, effect: effect!)
+        // What PreparedImages.png does with an effect already made: the service's writer, blending as it encodes.
         timings["blend_encode"] = try milliseconds {
-            let png = try prepared.png(hundredths: 50, options: options)
+            let png = try PNGEncoder.encode(sharp!, blendingWith: effect!, hundredths: 50)
             try Data(buffer: png).write(to: output)
             bytes = png.readableBytes
         }
-        timings["encode"] = try milliseconds { _ = try PNGEncoder.encode(blended!, options: options) }
+        timings["encode"] = try milliseconds { _ = try PNGEncoder.encode(blended!) }
         let stageCPU = cpuSamples
-        timings["blur_only"] = try milliseconds { _ = try prepared.png(hundredths: 37 + run, options: options) }
+        timings["blur_only"] = try milliseconds { _ = try PNGEncoder.encode(sharp!, blendingWith: effect!, hundredths: 37 + run) }
         let blurOnlyCPU = cpuSamples.last ?? 0
         // Where the photo's interest lies (once per photo prepared, before the crop), and the legibility advice (once
         // per preview, from the sharp image and the full-size effect layer the preview is made from).
@@ -242,16 +243,17 @@ for path in arguments.photos {
     let image = try JPEGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), covering: size)
     let sharp = CoverCrop.apply(image, to: size)
     let blended = Blend.mix(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light), hundredths: 50)
-    record["encoders"] = try alternatives.map { option -> [String: Any] in
+    let service: [(String, () throws -> ByteBuffer)] = PNGCompressor.allCases.map { compressor in
+        ("service \(compressor.rawValue)", { try PNGEncoder.encode(blended, compressor: compressor) })
+    }
+    let lab: [(String, () throws -> ByteBuffer)] = alternatives.map { option in ("lab \(option)", { try option.encode(blended) }) }
+    record["encoders"] = try (service + lab).map { name, encode -> [String: Any] in
         var times = [Double]()
         var length = 0
         for _ in 0..<max(3, arguments.runs / 2) {
-            times.append(try milliseconds { length = try PNGEncoder.encode(blended, options: option).readableBytes })
+            times.append(try milliseconds { length = try encode().readableBytes })
         }
-        return [
-            "encoder": option.encoder.rawValue, "level": option.level, "filter": option.filter.rawValue, "ms": rounded(median(times)),
-            "bytes": length,
-        ]
+        return ["encoder": name, "ms": rounded(median(times)), "bytes": length]
     }
     let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
     print(String(decoding: json, as: UTF8.self))

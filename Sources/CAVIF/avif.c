@@ -4,55 +4,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <avif/avif.h>
 
-static int64_t thread_cpu_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+static void describe(avifResult result, const avifEncoder *encoder, char *message, size_t message_size) {
+    const char *detail = encoder != NULL ? encoder->diag.error : "";
+    snprintf(message, message_size, "%s%s%s", avifResultToString(result), detail[0] ? ": " : "", detail);
 }
 
-/// Hands each "key=value" of `options` to the encoder; returns AVIF_RESULT_INVALID_ARGUMENT for a malformed pair.
-static avifResult set_options(avifEncoder *encoder, const char *options) {
-    if (options == NULL) return AVIF_RESULT_OK;
-    char pair[256];
-    const char *cursor = options;
-    while (*cursor) {
-        while (*cursor == ' ') cursor++;
-        size_t length = strcspn(cursor, " ");
-        if (length == 0) break;
-        if (length >= sizeof pair) return AVIF_RESULT_INVALID_ARGUMENT;
-        memcpy(pair, cursor, length);
-        pair[length] = 0;
-        cursor += length;
-        char *value = strchr(pair, '=');
-        if (value == NULL) return AVIF_RESULT_INVALID_ARGUMENT;
-        *value++ = 0;
-        avifEncoderSetCodecSpecificOption(encoder, pair, value);
-    }
-    return AVIF_RESULT_OK;
-}
-
-static const avifCodecChoice codecs[] = {AVIF_CODEC_CHOICE_AOM, AVIF_CODEC_CHOICE_RAV1E, AVIF_CODEC_CHOICE_SVT};
-
-int bd_avif_encode(const uint8_t *rgb, int width, int height, bd_avif_settings *settings, uint8_t **out,
-                   size_t *out_length, char *message, size_t message_size) {
-    *out = NULL;
-    *out_length = 0;
-    if (settings->codec < 0 || settings->codec > 2) {
-        snprintf(message, message_size, "%s", avifResultToString(AVIF_RESULT_INVALID_ARGUMENT));
-        return -1;
-    }
-    int64_t started = thread_cpu_ns();
+avifImage *bd_avif_image(const uint8_t *rgb, int width, int height, int full_chroma, char *message,
+                         size_t message_size) {
     avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8,
-                                       settings->full_chroma ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
-    avifEncoder *encoder = avifEncoderCreate();
-    avifRWData output = AVIF_DATA_EMPTY;
-    avifResult result = AVIF_RESULT_OUT_OF_MEMORY;
-    if (image == NULL || encoder == NULL) {
-        goto done;
+                                       full_chroma ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
+    if (image == NULL) {
+        describe(AVIF_RESULT_OUT_OF_MEMORY, NULL, message, message_size);
+        return NULL;
     }
     image->yuvRange = AVIF_RANGE_FULL;
     image->matrixCoefficients = AVIF_MATRIX_COEFFICIENTS_BT601;
@@ -64,25 +30,21 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, bd_avif_settings *
     source.depth = 8;
     source.pixels = (uint8_t *)rgb;
     source.rowBytes = (uint32_t)width * 3;
-    result = avifImageRGBToYUV(image, &source);
+    avifResult result = avifImageRGBToYUV(image, &source);
     if (result != AVIF_RESULT_OK) {
-        goto done;
+        describe(result, NULL, message, message_size);
+        avifImageDestroy(image);
+        return NULL;
     }
-    int64_t converted = thread_cpu_ns();
-    settings->convert_ns = converted - started;
-    encoder->codecChoice = codecs[settings->codec];
-    encoder->maxThreads = 1;
-    encoder->speed = settings->speed;
-    encoder->minQuantizer = settings->quantizer;
-    encoder->maxQuantizer = settings->quantizer;
-    encoder->tileRowsLog2 = settings->tile_rows_log2;
-    encoder->tileColsLog2 = settings->tile_cols_log2;
-    result = set_options(encoder, settings->options);
-    if (result != AVIF_RESULT_OK) {
-        goto done;
-    }
-    result = avifEncoderWrite(encoder, image, &output);
-    settings->encode_ns = thread_cpu_ns() - converted;
+    return image;
+}
+
+int bd_avif_write(avifEncoder *encoder, const avifImage *image, uint8_t **out, size_t *out_length, char *message,
+                  size_t message_size) {
+    *out = NULL;
+    *out_length = 0;
+    avifRWData output = AVIF_DATA_EMPTY;
+    avifResult result = avifEncoderWrite(encoder, image, &output);
     if (result == AVIF_RESULT_OK) {
         *out = malloc(output.size);
         if (*out == NULL) {
@@ -92,15 +54,36 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, bd_avif_settings *
             *out_length = output.size;
         }
     }
-done:
     if (result != AVIF_RESULT_OK) {
-        const char *detail = encoder != NULL ? encoder->diag.error : "";
-        snprintf(message, message_size, "%s%s%s", avifResultToString(result), detail[0] ? ": " : "", detail);
+        describe(result, encoder, message, message_size);
     }
     avifRWDataFree(&output);
-    if (encoder != NULL) avifEncoderDestroy(encoder);
-    if (image != NULL) avifImageDestroy(image);
     return result == AVIF_RESULT_OK ? 0 : -1;
+}
+
+int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int speed, uint8_t **out,
+                   size_t *out_length, char *message, size_t message_size) {
+    *out = NULL;
+    *out_length = 0;
+    avifImage *image = bd_avif_image(rgb, width, height, 0, message, message_size);
+    if (image == NULL) {
+        return -1;
+    }
+    avifEncoder *encoder = avifEncoderCreate();
+    if (encoder == NULL) {
+        describe(AVIF_RESULT_OUT_OF_MEMORY, NULL, message, message_size);
+        avifImageDestroy(image);
+        return -1;
+    }
+    encoder->codecChoice = AVIF_CODEC_CHOICE_AOM;
+    encoder->maxThreads = 1;
+    encoder->speed = speed;
+    encoder->minQuantizer = quantizer;
+    encoder->maxQuantizer = quantizer;
+    int status = bd_avif_write(encoder, image, out, out_length, message, message_size);
+    avifEncoderDestroy(encoder);
+    avifImageDestroy(image);
+    return status;
 }
 
 void bd_avif_free(uint8_t *bytes) {

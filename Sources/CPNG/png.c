@@ -1,5 +1,6 @@
-// libpng behind setjmp (libpng longjmps on error), plus a PNG writer that compresses with libdeflate or
-// scanline_deflate.c.
+// The PNG decoder (libpng behind setjmp: libpng longjmps on error) and Backdrop's PNG writer: rows blended, filtered
+// Up or Paeth and compressed by scanline_deflate.c, or by libdeflate at level 1 (the fallback switch, and what the
+// writer hands textures to).
 #include "cpng.h"
 
 #include <setjmp.h>
@@ -9,7 +10,7 @@
 
 #include <libdeflate.h>
 
-#include "row_filter.h"
+#include "png_filters.h"
 #include "scanline_deflate.h"
 #include <png.h>
 
@@ -144,90 +145,7 @@ int bd_png_decode(const uint8_t *data, size_t length, uint64_t max_pixels, bd_pn
     return 0;
 }
 
-// MARK: - encode with libpng
-
-typedef struct {
-    uint8_t *bytes;
-    size_t length;
-    size_t capacity;
-    int failed;
-} bd_growable;
-
-static void write_to_memory(png_structp png, png_bytep data, png_size_t count) {
-    bd_growable *buffer = (bd_growable *)png_get_io_ptr(png);
-    if (buffer->length + count > buffer->capacity) {
-        size_t capacity = (buffer->length + count) * 2;
-        uint8_t *grown = realloc(buffer->bytes, capacity);
-        if (grown == NULL) {
-            png_error(png, "out of memory");
-        }
-        buffer->bytes = grown;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->bytes + buffer->length, data, count);
-    buffer->length += count;
-}
-
-static void flush_memory(png_structp png) {
-    (void)png;
-}
-
-static int libpng_filter_flags(bd_png_filter filter) {
-    switch (filter) {
-    case BD_PNG_FILTER_NONE: return PNG_FILTER_NONE;
-    case BD_PNG_FILTER_SUB: return PNG_FILTER_SUB;
-    case BD_PNG_FILTER_UP: return PNG_FILTER_UP;
-    case BD_PNG_FILTER_AVERAGE: return PNG_FILTER_AVG;
-    case BD_PNG_FILTER_PAETH: return PNG_FILTER_PAETH;
-    case BD_PNG_FILTER_UP_OR_PAETH: return PNG_FILTER_UP | PNG_FILTER_PAETH;
-    default: return PNG_ALL_FILTERS;
-    }
-}
-
-int bd_png_encode_libpng(const uint8_t *rgb, int width, int height, int level, bd_png_filter filter, bd_png_buffer *out,
-                         char *error, size_t error_length) {
-    out->bytes = NULL;
-    out->length = 0;
-    bd_png_errors errors = {error, error_length};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_png_error, on_png_warning);
-    if (png == NULL) {
-        set_error(error, error_length, "out of memory");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    bd_growable buffer = {NULL, 0, 0, 0};
-    if (info == NULL || setjmp(png_jmpbuf(png))) {
-        if (info == NULL) {
-            set_error(error, error_length, "out of memory");
-        }
-        free(buffer.bytes);
-        png_destroy_write_struct(&png, info != NULL ? &info : NULL);
-        return -1;
-    }
-    buffer.capacity = (size_t)width * (size_t)height + 1024;
-    buffer.bytes = malloc(buffer.capacity);
-    if (buffer.bytes == NULL) {
-        png_error(png, "out of memory");
-    }
-    png_set_write_fn(png, &buffer, write_to_memory, flush_memory);
-    png_set_compression_level(png, level);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, libpng_filter_flags(filter));
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    size_t stride = (size_t)width * 3;
-    for (int y = 0; y < height; y++) {
-        png_write_row(png, (png_const_bytep)(rgb + stride * (size_t)y));
-    }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    out->bytes = buffer.bytes;
-    out->length = buffer.length;
-    out->must_free = 1;
-    return 0;
-}
-
-// MARK: - encode with libdeflate
+// MARK: - encode
 
 static void put_u32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24);
@@ -245,22 +163,35 @@ static size_t finish_chunk(uint8_t *chunk, const char type[4], size_t data_lengt
     return data_length + 12;
 }
 
-// One compressor per thread and level: allocating one costs more than compressing a small image.
-static __thread struct libdeflate_compressor *cached_compressor = NULL;
-static __thread int cached_level = -1;
+void bd_png_write_head(uint8_t *png, int width, int height) {
+    static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    memcpy(png, signature, 8);
+    uint8_t *ihdr = png + 8;
+    put_u32(ihdr + 8, (uint32_t)width);
+    put_u32(ihdr + 12, (uint32_t)height);
+    ihdr[16] = 8;  // bit depth
+    ihdr[17] = 2;  // colour type RGB
+    ihdr[18] = 0;  // deflate
+    ihdr[19] = 0;  // adaptive filtering
+    ihdr[20] = 0;  // no interlace
+    finish_chunk(ihdr, "IHDR", 13);
+}
 
-static struct libdeflate_compressor *compressor_for(int level) {
-    if (cached_compressor != NULL && cached_level == level) {
-        return cached_compressor;
+size_t bd_png_write_tail(uint8_t *png, size_t idat_length) {
+    size_t offset = BD_PNG_HEAD_LENGTH - 8;
+    offset += finish_chunk(png + offset, "IDAT", idat_length);
+    offset += finish_chunk(png + offset, "IEND", 0);
+    return offset;
+}
+
+// One level-1 compressor per thread: allocating one costs more than compressing a small image.
+static __thread struct libdeflate_compressor *cached_compressor = NULL;
+
+static struct libdeflate_compressor *level_one_compressor(void) {
+    if (cached_compressor == NULL) {
+        cached_compressor = libdeflate_alloc_compressor(1);
     }
-    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
-    if (compressor == NULL) {
-        return NULL;
-    }
-    libdeflate_free_compressor(cached_compressor);
-    cached_compressor = compressor;
-    cached_level = level;
-    return compressor;
+    return cached_compressor;
 }
 
 // Per-thread scratch: the filtered rows and the encoded file. Reused across encodes so that a render does not
@@ -272,6 +203,7 @@ typedef struct {
 
 static __thread bd_scratch scratch_filtered = {NULL, 0};
 static __thread bd_scratch scratch_encoded = {NULL, 0};
+static __thread bd_scratch scratch_texture = {NULL, 0};
 static const size_t scratch_keep_limit = 16u << 20;
 
 static uint8_t *scratch_get(bd_scratch *scratch, size_t size) {
@@ -292,97 +224,97 @@ static void scratch_trim(bd_scratch *scratch) {
     }
 }
 
-int bd_png_encode_rows(const uint8_t *rgb, const uint8_t *blend_with, bd_enlarger *effect_rows, uint32_t weight,
-                       int width, int height, bd_png_deflate deflate, int level, bd_png_filter filter,
-                       bd_png_buffer *out, char *error, size_t error_length) {
+// Compresses `filtered` into `idat` (room for `bound` bytes) as `deflate` says; returns the length, 0 on failure.
+// The scanline deflate hands its rows to libdeflate too when its probe says that a 32nd of its output or more went
+// where long repeats lie at distances it does not try (textures: lines, checks, tiles, dither), or when they are
+// small enough (64 KiB) for that to cost next to nothing; the smaller stream is kept. The effect alone (`smooth`:
+// blur 1, an enlarged blur whose rows repeat at other distances too) goes to libdeflate only: up to a fifth smaller
+// than the scanline deflate's, in about its time.
+static size_t compress(const uint8_t *filtered, size_t length, size_t row_bytes, bd_png_deflate deflate, int smooth,
+                       struct libdeflate_compressor *compressor, uint8_t *idat, size_t bound) {
+    if (deflate == BD_PNG_DEFLATE_LIBDEFLATE || smooth) {
+        return libdeflate_zlib_compress(compressor, filtered, length, idat, bound);
+    }
+    bd_scanline_report report;
+    size_t compressed = bd_scanline_deflate(filtered, length, row_bytes, 3, BD_SCANLINE_VECTOR, idat, &report);
+    if (compressed == 0 || (length > (64u << 10) && report.blind_bits * 32 < (uint64_t)compressed * 8)) {
+        return compressed;
+    }
+    size_t other_bound = libdeflate_zlib_compress_bound(compressor, length);
+    uint8_t *other = scratch_get(&scratch_texture, other_bound);
+    size_t other_length = other != NULL ? libdeflate_zlib_compress(compressor, filtered, length, other, other_bound) : 0;
+    if (other_length != 0 && other_length < compressed) {
+        memcpy(idat, other, other_length);
+        compressed = other_length;
+    }
+    scratch_trim(&scratch_texture);
+    return compressed;
+}
+
+int bd_png_encode_rows(const uint8_t *rgb, bd_enlarger *effect_rows, uint32_t weight, int width, int height,
+                       bd_png_deflate deflate, bd_png_buffer *out, char *error, size_t error_length) {
     out->bytes = NULL;
     out->length = 0;
-    out->must_free = 0;
-    int scanline = deflate == BD_PNG_DEFLATE_SCANLINE;
-    if (width <= 0 || height <= 0 || level < 0 || level > (scanline ? 1 : 12) || weight > BD_BLEND_ONE) {
+    if (width <= 0 || height <= 0 || weight > BD_BLEND_ONE ||
+        (deflate != BD_PNG_DEFLATE_SCANLINE && deflate != BD_PNG_DEFLATE_LIBDEFLATE)) {
         set_error(error, error_length, "invalid PNG encode parameters");
         return -1;
     }
-    struct libdeflate_compressor *compressor = scanline ? NULL : compressor_for(level);
-    if (!scanline && compressor == NULL) {
+    struct libdeflate_compressor *compressor = level_one_compressor();
+    if (compressor == NULL) {
         set_error(error, error_length, "cannot create libdeflate compressor");
         return -1;
     }
     size_t stride = (size_t)width * 3;
     size_t filtered_length = (stride + 1) * (size_t)height;
-    if (blend_with != NULL && effect_rows != NULL) {
-        set_error(error, error_length, "one effect at a time");
-        return -1;
-    }
-    if (blend_with != NULL && weight == BD_BLEND_ONE) {
-        rgb = blend_with;
-        blend_with = NULL;
-    }
-    int blending = (blend_with != NULL || effect_rows != NULL) && weight != 0;
+    int blending = effect_rows != NULL && weight != 0;
     uint8_t *filtered = scratch_get(&scratch_filtered, filtered_length);
-    // Two blended rows (this one and the one above), an effect row, and four candidate rows for choosing filters.
-    uint8_t *rows = malloc(stride * 3 + (stride + 1) * 4);
+    // Two blended rows (this one and the one above), an effect row, and a candidate row for choosing the filter.
+    uint8_t *rows = malloc(stride * 3 + stride + 1);
     if (filtered == NULL || rows == NULL) {
         free(rows);
         set_error(error, error_length, "out of memory");
         return -1;
     }
-    uint8_t *effect_row = rows + stride * 2, *candidates = rows + stride * 3;
+    uint8_t *effect_row = rows + stride * 2, *candidate = rows + stride * 3;
     for (int y = 0; y < height; y++) {
         const uint8_t *row = rgb + stride * (size_t)y;
         const uint8_t *previous = y > 0 ? row - stride : NULL;
         if (blending) {
             uint8_t *current = rows + stride * (size_t)(y & 1);
-            if (effect_rows != NULL && weight == BD_BLEND_ONE) {
+            if (weight == BD_BLEND_ONE) {
                 bd_enlarge_row(effect_rows, (size_t)y, current);
             } else {
-                const uint8_t *effect = blend_with != NULL ? blend_with + stride * (size_t)y : effect_row;
-                if (effect_rows != NULL) {
-                    bd_enlarge_row(effect_rows, (size_t)y, effect_row);
-                }
-                bd_blend(row, effect, weight, stride, current);
+                bd_enlarge_row(effect_rows, (size_t)y, effect_row);
+                bd_blend(row, effect_row, weight, stride, current);
             }
             row = current;
             previous = y > 0 ? rows + stride * (size_t)((y + 1) & 1) : NULL;
         }
-        bd_filter_row(filter, row, previous, stride, filtered + (stride + 1) * (size_t)y, candidates);
+        bd_png_filter_up_or_paeth(row, previous, stride, filtered + (stride + 1) * (size_t)y, candidate);
     }
     free(rows);
 
-    size_t bound = scanline ? bd_scanline_deflate_bound(filtered_length)
-                            : libdeflate_zlib_compress_bound(compressor, filtered_length);
-    uint8_t *png = scratch_get(&scratch_encoded, 8 + 25 + 12 + bound + 12);
+    size_t scanline_bound = bd_scanline_deflate_bound(filtered_length);
+    size_t libdeflate_bound = libdeflate_zlib_compress_bound(compressor, filtered_length);
+    size_t bound = scanline_bound > libdeflate_bound ? scanline_bound : libdeflate_bound;
+    uint8_t *png = scratch_get(&scratch_encoded, BD_PNG_HEAD_LENGTH + bound + BD_PNG_TAIL_LENGTH);
     if (png == NULL) {
         scratch_trim(&scratch_filtered);
         set_error(error, error_length, "out of memory");
         return -1;
     }
-    static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
-    memcpy(png, signature, 8);
-    size_t offset = 8;
-
-    uint8_t *ihdr = png + offset;
-    put_u32(ihdr + 8, (uint32_t)width);
-    put_u32(ihdr + 12, (uint32_t)height);
-    ihdr[16] = 8;  // bit depth
-    ihdr[17] = 2;  // colour type RGB
-    ihdr[18] = 0;  // deflate
-    ihdr[19] = 0;  // adaptive filtering
-    ihdr[20] = 0;  // no interlace
-    offset += finish_chunk(ihdr, "IHDR", 13);
-
-    uint8_t *idat = png + offset;
-    size_t compressed = scanline ? bd_scanline_deflate(filtered, filtered_length, stride + 1, 3, idat + 8)
-                                 : libdeflate_zlib_compress(compressor, filtered, filtered_length, idat + 8, bound);
+    bd_png_write_head(png, width, height);
+    int smooth = effect_rows != NULL && weight == BD_BLEND_ONE;
+    size_t compressed = compress(filtered, filtered_length, stride + 1, deflate, smooth, compressor,
+                                 png + BD_PNG_HEAD_LENGTH, bound);
     scratch_trim(&scratch_filtered);
     if (compressed == 0 || compressed > 0x7fffffffu) {
         scratch_trim(&scratch_encoded);
         set_error(error, error_length, "could not compress the image");
         return -1;
     }
-    offset += finish_chunk(idat, "IDAT", compressed);
-    offset += finish_chunk(png + offset, "IEND", 0);
     out->bytes = png;
-    out->length = offset;
+    out->length = bd_png_write_tail(png, compressed);
     return 0;
 }

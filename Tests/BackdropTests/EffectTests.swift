@@ -1,3 +1,4 @@
+import BackdropLab
 import Testing
 
 @testable import Backdrop
@@ -28,7 +29,7 @@ struct EffectTests {
     @Test("within 40 dB of the floating-point definition on real photos (640x1136, light)", arguments: [0, 4, 7])
     func fidelityFullSize(_ number: Int) throws {
         let sharp = try Fixtures.stockPhoto(number)
-        let prepared = PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light))
+        let prepared = PreparedImages(sharp: sharp, style: .light)
         for blur in [100, 50] {
             let value = psnr(prepared.blended(hundredths: blur), ReferenceEffect.render(sharp, style: .light, blur: Double(blur) / 100))
             #expect(value >= 40, "photo \(number) blur \(blur): \(value) dB")
@@ -58,7 +59,7 @@ struct EffectTests {
 
     @Test func blurZeroIsTheCoverCroppedPhotoAndOneIsTheEffect() throws {
         let sharp = CoverCrop.apply(try Fixtures.stockPhoto(5), to: PixelSize(width: 200, height: 300))
-        let prepared = PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light))
+        let prepared = PreparedImages(sharp: sharp, style: .light)
         #expect(prepared.blended(hundredths: 0) == sharp)
         #expect(prepared.blended(hundredths: 100) == prepared.effect)
         #expect(prepared.blended(hundredths: 100) != sharp)

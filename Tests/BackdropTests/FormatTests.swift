@@ -1,3 +1,4 @@
+import BackdropLab
 import CTestDecoders
 import Foundation
 import Hummingbird
@@ -62,7 +63,7 @@ struct FormatTests {
     @Test("every format stays within the quality floors against the PNG of the same render", arguments: [1, 4, 7])
     func qualityFloors(_ stock: Int) throws {
         let sharp = try Fixtures.stockPhoto(stock)
-        let prepared = PreparedImages(sharp: sharp, effect: LightEffect.apply(to: sharp, style: .light))
+        let prepared = PreparedImages(sharp: sharp, style: .light)
         let settings = EncoderSettings()
         for (hundredths, floor) in [(100, 45.0), (50, 38.0), (0, 36.0)] {
             let lossless = prepared.picture(hundredths: hundredths)
@@ -92,7 +93,7 @@ struct FormatTests {
         #expect(throws: ImagingError.self) { try WebPEncoder.encode(huge, quality: 75, method: 0) }
         let tiny = RGBImage(width: 1, height: 1, pixels: [1, 2, 3])
         for format in OutputFormat.allCases {
-            let prepared = PreparedImages(sharp: tiny, effect: tiny)
+            let prepared = PreparedImages(sharp: tiny, style: .none)
             let bytes = Array(buffer: try prepared.encoded(hundredths: 0, format: format, settings: EncoderSettings()))
             #expect(try decodeImage(bytes, as: format).width == 1)
         }

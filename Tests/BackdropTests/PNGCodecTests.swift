@@ -1,45 +1,38 @@
+import BackdropLab
 import Testing
 
 @testable import Backdrop
 
 @Suite("PNG encoding and decoding")
 struct PNGCodecTests {
-    static let options: [PNGOptions] =
-        PNGOptions.Filter.allCases.flatMap { filter in
-            [.scanline, .libdeflate, .libpng].map { PNGOptions(encoder: $0, level: 1, filter: filter) }
-        } + [PNGOptions(encoder: .libdeflate, level: 12, filter: .paeth), PNGOptions(encoder: .libpng, level: 9, filter: .adaptive)]
+    static let writers: [PNGLab] =
+        PNGLab.Filter.allCases.flatMap { filter in PNGLab.Compressor.allCases.map { PNGLab($0, level: 1, filter: filter) } }
+        + [PNGLab(.libdeflate, level: 12, filter: .paeth), PNGLab(.libpng, level: 9, filter: .adaptive)]
 
-    @Test("round trip is lossless through libpng's reader", arguments: options)
-    func roundTrip(_ options: PNGOptions) throws {
+    @Test("the service's writer round-trips losslessly through libpng's reader", arguments: PNGCompressor.allCases)
+    func roundTrip(_ compressor: PNGCompressor) throws {
         let photo = CoverCrop.apply(try Fixtures.stockPhoto(3, retina: false), to: PixelSize(width: 97, height: 61))
-        let png = Array(buffer: try PNGEncoder.encode(photo, options: options))
+        let png = Array(buffer: try PNGEncoder.encode(photo, compressor: compressor))
         #expect(PNGDecoder.isPNG(png))
         #expect(try PNGDecoder.decode(png) == photo)
     }
 
-    @Test("blending while encoding equals blending then encoding", arguments: PNGOptions.Encoder.allCases)
-    func fusedBlend(_ encoder: PNGOptions.Encoder) throws {
-        let sharp = CoverCrop.apply(try Fixtures.stockPhoto(2, retina: false), to: PixelSize(width: 131, height: 77))
-        let effect = LightEffect.apply(to: sharp, style: .dark)
-        let prepared = PreparedImages(sharp: sharp, effect: effect)
-        for hundredths in [0, 1, 33, 50, 99, 100] {
-            for filter in PNGOptions.Filter.allCases {
-                let png = Array(buffer: try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter)))
-                #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths) \(filter)")
-            }
-        }
+    @Test("the bench's writers round-trip too", arguments: writers)
+    func labRoundTrip(_ writer: PNGLab) throws {
+        let photo = CoverCrop.apply(try Fixtures.stockPhoto(3, retina: false), to: PixelSize(width: 97, height: 61))
+        #expect(try PNGDecoder.decode(Array(buffer: try writer.encode(photo))) == photo)
     }
 
-    @Test("the reduced effect enlarged row by row while encoding equals the enlarged effect", arguments: PNGOptions.Encoder.allCases)
-    func fusedEnlargeAndBlend(_ encoder: PNGOptions.Encoder) throws {
-        let sharp = CoverCrop.apply(try Fixtures.stockPhoto(4, retina: false), to: PixelSize(width: 203, height: 311))
-        let effect = LightEffect.apply(to: sharp, style: .light)
-        let prepared = PreparedImages(sharp: sharp, style: .light)
-        #expect(prepared.effect == effect)
-        for hundredths in [1, 50, 99, 100] {
-            for filter in [PNGOptions.Filter.up, .upOrPaeth] {
-                let png = Array(buffer: try prepared.png(hundredths: hundredths, options: PNGOptions(encoder: encoder, level: 1, filter: filter)))
-                #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths) \(filter)")
+    @Test("the reduced effect enlarged row by row and blended while encoding equals blending then encoding", arguments: PNGCompressor.allCases)
+    func fusedEnlargeAndBlend(_ compressor: PNGCompressor) throws {
+        for (number, style) in [(4, EffectStyle.light), (2, .dark)] {
+            let sharp = CoverCrop.apply(try Fixtures.stockPhoto(number, retina: false), to: PixelSize(width: 203, height: 311))
+            let effect = LightEffect.apply(to: sharp, style: style)
+            let prepared = PreparedImages(sharp: sharp, style: style)
+            #expect(prepared.effect == effect)
+            for hundredths in [0, 1, 33, 50, 99, 100] {
+                let png = Array(buffer: try prepared.png(hundredths: hundredths, compressor: compressor))
+                #expect(try PNGDecoder.decode(png) == Blend.mix(sharp: sharp, effect: effect, hundredths: hundredths), "\(hundredths)")
             }
         }
     }
@@ -78,8 +71,4 @@ struct PNGCodecTests {
         let error = try #require(throws: ImagingError.self) { try PNGDecoder.decode(png, limits: DecodeLimits(maxPixels: 50_000)) }
         #expect(error.isTooLarge)
     }
-}
-
-extension PNGOptions: CustomTestStringConvertible {
-    public var testDescription: String { "\(self.encoder.rawValue) level \(self.level) \(self.filter.rawValue)" }
 }

@@ -1,3 +1,4 @@
+import BackdropLab
 import Foundation
 import Testing
 

@@ -23,8 +23,8 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "commons", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        // server 13, photos 5, render 17, images 3, flickr 15, commons 9, cache 10, cluster 4, telemetry 5
-        #expect(keyCount == 81)
+        // server 13, photos 5, render 15, images 3, flickr 15, commons 9, cache 10, cluster 4, telemetry 5
+        #expect(keyCount == 79)
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
@@ -43,6 +43,15 @@ struct SettingsTests {
         #expect(settings.flickr.apiKey == "k")
         #expect(settings.warnings == [Settings.noSecret("flickr.apiSecret")])
         #expect(try Self.parse(#"{"flickr": {"apiKey": "k"}}"#).warnings.isEmpty)
+    }
+
+    @Test func retiredPNGKeysAreAcceptedUnusedWithAWarningThatNamesThem() throws {
+        let settings = try Self.parse(#"{"render": {"pngEncoder": "libdeflate", "pngLevel": 6, "pngFilter": "paeth"}}"#)
+        #expect(settings.render.encoders.pngEncoder == .libdeflate)
+        #expect(settings.warnings.count == 2)
+        #expect(settings.warnings.contains { $0.hasPrefix("render.pngLevel is not used") })
+        #expect(settings.warnings.contains { $0.hasPrefix("render.pngFilter is not used") })
+        #expect(try Self.parse(#"{"render": {"pngEncoder": "scanline"}}"#).warnings.isEmpty)
     }
 
     @Test func partialFilesTakeDefaults() throws {
@@ -65,10 +74,8 @@ struct SettingsTests {
             (#"{"photos": {"geohashPrecision": true}}"#, "photos.geohashPrecision"),
             (#"{"render": {"blur": 1.5}}"#, "render.blur"),
             (#"{"render": {"style": "blurry"}}"#, "render.style"),
-            (#"{"render": {"pngEncoder": "libpng", "pngLevel": 12}}"#, "render.pngLevel"),
-            (#"{"render": {"pngLevel": 6}}"#, "render.pngLevel"),  // the scanline writer has one level
-            (#"{"render": {"pngFilter": "best"}}"#, "render.pngFilter"),
-            (#"{"render": {"width": 2048, "height": 2048, "pngLevel": 1}}"#, "render.height"),
+            (#"{"render": {"pngEncoder": "libpng"}}"#, "render.pngEncoder"),  // the bench's, not the service's
+            (#"{"render": {"width": 2048, "height": 2048}}"#, "render.height"),
             (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
             (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),
             (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),

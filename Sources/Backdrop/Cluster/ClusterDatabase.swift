@@ -9,10 +9,12 @@ import Synchronization
 /// connection or hangs marks it down, and while it is down ``isUp`` is false, requests do not wait on it at all, and
 /// ``run()`` probes it with growing pauses (at most 10 s) until it answers again, each time through a new pool: the
 /// pool in use when the database went away is retired (shut down once its queries' deadlines have passed), so that
-/// nothing it learned during the outage outlives it. (postgres-nio's pool, once a connection attempt has failed, queues
-/// every lease until a retry succeeds, idle connections or not, and its retries back off up to a minute: after
-/// PostgreSQL was frozen and thawed, a replica kept one such pool degraded for over 25 s.) Losing the database and
-/// getting it back are each logged once.
+/// nothing it learned during the outage outlives it. Losing the database and getting it back are each logged once.
+///
+/// When the retirement can go: it works around postgres-nio 1.33.2's pool, which after a failed connection attempt
+/// queues every lease behind retries that back off up to a minute (`backoffNextConnectionAttempt` in
+/// ConnectionPoolModule; no upstream issue found). Delete it once a postgres-nio release serves leases as soon as
+/// PostgreSQL answers again, shown by the cluster check's freeze-and-thaw passing without it.
 final class ClusterDatabase: Sendable {
     let url: PostgresURL
     let timeout: Duration

@@ -5,10 +5,6 @@
 /// size because they commute with interpolation except where values clamp. Tests hold the result within
 /// 40 dB PSNR of a full-resolution floating-point implementation.
 package enum LightEffect {
-    package static func apply(to image: RGBImage, style: EffectStyle) -> RGBImage {
-        self.reduced(image, style: style).enlarged()
-    }
-
     /// The effect before its enlarging: what a prepared photo keeps (see ``ReducedEffect``).
     package static func reduced(_ image: RGBImage, style: EffectStyle) -> ReducedEffect {
         let full = PixelSize(width: image.width, height: image.height)

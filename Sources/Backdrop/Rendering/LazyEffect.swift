@@ -5,22 +5,9 @@ import Synchronization
 /// it. Renders run on the render pool, so a second render that needs the copy while the first makes it waits on the
 /// lock there, never on Swift's cooperative pool.
 final class LazyEffect: Sendable {
-    /// The effect as a render gets it: reduced (made here), or an image handed in whole.
-    enum Copy: Sendable {
-        case reduced(ReducedEffect)
-        case image(RGBImage)
-
-        var image: RGBImage {
-            switch self {
-            case .reduced(let reduced): reduced.enlarged()
-            case .image(let image): image
-            }
-        }
-    }
-
     private let sharp: RGBImage
     private let style: EffectStyle
-    private let made: Mutex<Copy?>
+    private let made: Mutex<ReducedEffect?>
     /// Bytes the copy holds once made, known before (so that reading it never waits on the lock).
     let byteCount: Int
 
@@ -31,24 +18,10 @@ final class LazyEffect: Sendable {
         self.byteCount = ReducedEffect.byteCount(size: PixelSize(width: sharp.width, height: sharp.height), style: style)
     }
 
-    init(made effect: RGBImage) {
-        self.sharp = effect
-        self.style = .none
-        self.made = Mutex(.image(effect))
-        self.byteCount = effect.byteCount
-    }
-
-    init(sharp: RGBImage, made effect: ReducedEffect) {
-        self.sharp = sharp
-        self.style = .none
-        self.made = Mutex(.reduced(effect))
-        self.byteCount = effect.byteCount
-    }
-
-    var copy: Copy {
+    var effect: ReducedEffect {
         self.made.withLock { made in
             if let made { return made }
-            let effect = Copy.reduced(LightEffect.reduced(self.sharp, style: self.style))
+            let effect = LightEffect.reduced(self.sharp, style: self.style)
             made = effect
             return effect
         }

@@ -9,18 +9,6 @@ package struct PreparedImages: Sendable {
     package let focus: Focus
     private let lazyEffect: LazyEffect
 
-    package init(sharp: RGBImage, effect: RGBImage) {
-        self.sharp = sharp
-        self.focus = .centre
-        self.lazyEffect = LazyEffect(made: effect)
-    }
-
-    package init(sharp: RGBImage, effect: ReducedEffect) {
-        self.sharp = sharp
-        self.focus = .centre
-        self.lazyEffect = LazyEffect(sharp: sharp, made: effect)
-    }
-
     /// The effect copy in `style`, made on first use.
     package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre) {
         self.sharp = sharp
@@ -29,7 +17,7 @@ package struct PreparedImages: Sendable {
     }
 
     /// The effect copy at full size (enlarged on each use; the PNG writer enlarges it row by row instead).
-    package var effect: RGBImage { self.lazyEffect.copy.image }
+    package var effect: RGBImage { self.lazyEffect.effect.enlarged() }
 
     /// Both images, counted before the effect copy exists so that the memory cache's accounting holds.
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
@@ -72,7 +60,7 @@ package struct PreparedImages: Sendable {
     /// The final picture at `hundredths` of the effect, encoded as `format`.
     package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> ByteBuffer {
         switch format {
-        case .png: try self.png(hundredths: hundredths, options: settings.png)
+        case .png: try self.png(hundredths: hundredths, compressor: settings.pngEncoder)
         case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
         case .webp: try WebPEncoder.encode(self.picture(hundredths: hundredths), quality: settings.webpQuality, method: settings.webpMethod)
         case .avif:
@@ -94,13 +82,8 @@ package struct PreparedImages: Sendable {
     }
 
     /// The final picture at `hundredths` of the effect, as PNG (blended, and the effect enlarged, while encoding).
-    package func png(hundredths: Int, options: PNGOptions) throws -> ByteBuffer {
-        if hundredths <= 0 { return try PNGEncoder.encode(self.sharp, options: options) }
-        switch self.lazyEffect.copy {
-        case .reduced(let effect): return try PNGEncoder.encode(self.sharp, blendingWith: effect, hundredths: hundredths, options: options)
-        case .image(let effect):
-            if hundredths >= 100 { return try PNGEncoder.encode(effect, options: options) }
-            return try PNGEncoder.encode(self.sharp, blendingWith: effect, hundredths: hundredths, options: options)
-        }
+    package func png(hundredths: Int, compressor: PNGCompressor = .scanline) throws -> ByteBuffer {
+        if hundredths <= 0 { return try PNGEncoder.encode(self.sharp, compressor: compressor) }
+        return try PNGEncoder.encode(self.sharp, blendingWith: self.lazyEffect.effect, hundredths: hundredths, compressor: compressor)
     }
 }

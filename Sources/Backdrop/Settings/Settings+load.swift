@@ -96,9 +96,12 @@ extension Settings {
             settings.render.blur = try section.double("blur", default: settings.render.blur, in: 0...1)
             settings.render.style = try section.choice("style", default: settings.render.style)
             var encoders = settings.render.encoders
-            encoders.png.encoder = try section.choice("pngEncoder", default: encoders.png.encoder)
-            encoders.png.level = try section.int("pngLevel", default: encoders.png.level, in: encoders.png.levelRange)
-            encoders.png.filter = try section.choice("pngFilter", default: encoders.png.filter)
+            encoders.pngEncoder = try section.choice("pngEncoder", default: encoders.pngEncoder)
+            for retired in ["pngLevel", "pngFilter"] where try section.ignored(retired) {
+                settings.warnings.append(
+                    "render.\(retired) is not used and can be removed: PNG rows are filtered Up or Paeth and compressed at one level (render.pngEncoder chooses the compressor)"
+                )
+            }
             encoders.jpegQuality = try section.int("jpegQuality", default: encoders.jpegQuality, in: 1...100)
             encoders.webpQuality = try section.int("webpQuality", default: encoders.webpQuality, in: 0...100)
             encoders.webpMethod = try section.int("webpMethod", default: encoders.webpMethod, in: 0...6)

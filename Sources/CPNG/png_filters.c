@@ -1,6 +1,7 @@
-// PNG's row filters (RGB8, three bytes a pixel) and the two ways of choosing one per row. Paeth and the cost
-// estimate run sixteen bytes at a time in vector lanes, written out so that any compiler keeps them vectorised.
-#include "row_filter.h"
+// The PNG row filters Backdrop's writer uses (RGB8, three bytes a pixel): Up or Paeth, chosen per row. Paeth and the
+// cost estimate run sixteen bytes at a time in vector lanes, written out so that any compiler keeps them vectorised.
+// The other filters and libpng's way of choosing are the bench's (Benchmarks/CPNGLab).
+#include "png_filters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,53 +54,18 @@ static void paeth_row(const uint8_t *row, const uint8_t *previous, size_t stride
     }
 }
 
-static void sub_row(const uint8_t *row, size_t stride, uint8_t *o) {
-    size_t first = stride < PIXEL ? stride : PIXEL;
-    memcpy(o, row, first);
-    for (size_t i = first; i < stride; i++) o[i] = (uint8_t)(row[i] - row[i - PIXEL]);
-}
-
-static void filter_with(bd_png_filter filter, const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out) {
-    out[0] = (uint8_t)filter;
-    uint8_t *o = out + 1;
-    switch (filter) {
-    case BD_PNG_FILTER_SUB:
-        sub_row(row, stride, o);
-        return;
-    case BD_PNG_FILTER_UP:
-        if (previous == NULL) {
-            memcpy(o, row, stride);
-            return;
-        }
-        for (size_t i = 0; i < stride; i++) o[i] = (uint8_t)(row[i] - previous[i]);
-        return;
-    case BD_PNG_FILTER_AVERAGE:
-        for (size_t i = 0; i < stride; i++) {
-            unsigned left = i >= PIXEL ? row[i - PIXEL] : 0, up = previous != NULL ? previous[i] : 0;
-            o[i] = (uint8_t)(row[i] - ((left + up) >> 1));
-        }
-        return;
-    case BD_PNG_FILTER_PAETH:
-        if (previous != NULL) {
-            paeth_row(row, previous, stride, o);
-        } else {  // no row above: Paeth's predictor is the left neighbour, as in Sub
-            sub_row(row, stride, o);
-        }
-        return;
-    default:
-        out[0] = BD_PNG_FILTER_NONE;
-        memcpy(o, row, stride);
+void bd_png_filter_up(const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out) {
+    out[0] = BD_PNG_FILTER_UP;
+    if (previous == NULL) {
+        memcpy(out + 1, row, stride);
         return;
     }
+    for (size_t i = 0; i < stride; i++) out[1 + i] = (uint8_t)(row[i] - previous[i]);
 }
 
-// libpng's heuristic: the sum of the residuals' magnitudes.
-static uint64_t magnitude_cost(const uint8_t *filtered, size_t stride) {
-    uint64_t sum = 0;
-    for (size_t i = 1; i <= stride; i++) {
-        sum += (uint64_t)(filtered[i] < 128 ? filtered[i] : 256 - filtered[i]);
-    }
-    return sum;
+void bd_png_filter_paeth(const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out) {
+    out[0] = BD_PNG_FILTER_PAETH;
+    paeth_row(row, previous, stride, out + 1);
 }
 
 static inline unsigned byte_cost(uint8_t x) {
@@ -142,33 +108,14 @@ static uint64_t repeat_cost(const uint8_t *filtered, size_t stride) {
     return total;
 }
 
-void bd_filter_row(bd_png_filter filter, const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out,
-                   uint8_t *scratch) {
-    if (filter == BD_PNG_FILTER_UP_OR_PAETH) {
-        filter_with(BD_PNG_FILTER_UP, row, previous, stride, out);
-        if (previous == NULL) {
-            return;
-        }
-        filter_with(BD_PNG_FILTER_PAETH, row, previous, stride, scratch);
-        if (repeat_cost(scratch, stride) < repeat_cost(out, stride)) {
-            memcpy(out, scratch, stride + 1);
-        }
+void bd_png_filter_up_or_paeth(const uint8_t *row, const uint8_t *previous, size_t stride, uint8_t *out,
+                               uint8_t *scratch) {
+    bd_png_filter_up(row, previous, stride, out);
+    if (previous == NULL) {
         return;
     }
-    if (filter != BD_PNG_FILTER_ADAPTIVE) {
-        filter_with(filter, row, previous, stride, out);
-        return;
-    }
-    // Adaptive: None in place, then the others in scratch space, keeping the cheapest.
-    filter_with(BD_PNG_FILTER_NONE, row, previous, stride, out);
-    uint64_t best = magnitude_cost(out, stride);
-    for (int f = BD_PNG_FILTER_SUB; f <= BD_PNG_FILTER_PAETH; f++) {
-        uint8_t *candidate = scratch + (stride + 1) * (size_t)(f - 1);
-        filter_with((bd_png_filter)f, row, previous, stride, candidate);
-        uint64_t cost = magnitude_cost(candidate, stride);
-        if (cost < best) {
-            best = cost;
-            memcpy(out, candidate, stride + 1);
-        }
+    bd_png_filter_paeth(row, previous, stride, scratch);
+    if (repeat_cost(scratch, stride) < repeat_cost(out, stride)) {
+        memcpy(out, scratch, stride + 1);
     }
 }

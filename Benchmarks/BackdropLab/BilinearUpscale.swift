@@ -1,3 +1,5 @@
+import Backdrop
+
 /// How clients show a ``BlurredPreview``: the small image stretched to the display size by bilinear interpolation.
 /// The service does not upscale anything itself; this is the reference its tests and `make bench` measure against.
 package enum BilinearUpscale {
