@@ -59,21 +59,6 @@ package enum AVIFLab {
         }
         timing.convert = .nanoseconds(settings.convert_ns)
         timing.encode = .nanoseconds(settings.encode_ns)
-        return try LabBytes.take(status: status, bytes: bytes, length: length, message: message)
-    }
-}
-
-/// Bytes a lab encoder allocated, copied into a buffer and freed; its message as an error on failure.
-enum LabBytes {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func take(status: Int32, bytes: UnsafeMutablePointer<UInt8>?, length: Int, message: [CChar]) throws -> ByteBuffer {
-        guard status == 0, let bytes else {
-            throw Failure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        defer { bd_lab_free(bytes) }
-        return ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
+        return try EncodedBytes.take(status: status, bytes: bytes, length: length, message: message) { bd_lab_free($0) }
     }
 }

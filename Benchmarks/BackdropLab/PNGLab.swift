@@ -69,6 +69,6 @@ package struct PNGLab: Sendable, Equatable, CustomStringConvertible {
                 message.count
             )
         }
-        return try LabBytes.take(status: status, bytes: bytes, length: length, message: message)
+        return try EncodedBytes.take(status: status, bytes: bytes, length: length, message: message) { bd_lab_free($0) }
     }
 }

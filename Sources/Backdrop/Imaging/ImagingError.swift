@@ -22,9 +22,9 @@ package struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Copies what a C encoder returned into the buffer that will be sent and cached (the one copy of an encoded image)
-/// and frees it, or turns its failure message into a Swift error.
-enum EncodedBytes {
-    static func take(
+/// and frees it, or turns its failure message into a Swift error. The bench's lab encoders hand theirs over the same way.
+package enum EncodedBytes {
+    package static func take(
         status: Int32,
         bytes: UnsafeMutablePointer<UInt8>?,
         length: Int,
