@@ -22,8 +22,10 @@ struct AdmissionTests {
     final class Latch: Sendable {
         private let open = Mutex(false)
         func release() { self.open.withLock { $0 = true } }
+        /// Holds the job until released, or for a minute at most (so that a failed test's jobs end).
         func wait() {
-            while !self.open.withLock({ $0 }) { usleep(1000) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !self.open.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1000) }
         }
     }
 
@@ -47,10 +49,11 @@ struct AdmissionTests {
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
         let order = Recorder()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await gate.run(.prepare, pixels: Self.pixels, client: RenderClient("first")) { latch.wait() } }
-            while gate.load.running == 0 { await Task.yield() }
+            try await waitUntil("the first job to run") { gate.load.running > 0 }
             // The flooder queues five, then the polite client one: the polite one runs second, not sixth.
             for index in 0..<5 {
                 group.addTask {
@@ -58,12 +61,12 @@ struct AdmissionTests {
                         order.append("flood\(index)")
                     }
                 }
-                while gate.load.queued < index + 1 { await Task.yield() }
+                try await waitUntil("flood job \(index) to queue") { gate.load.queued >= index + 1 }
             }
             group.addTask {
                 _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient("polite")) { order.append("polite") }
             }
-            while gate.load.queued < 6 { await Task.yield() }
+            try await waitUntil("six jobs to queue") { gate.load.queued >= 6 }
             latch.release()
             try await group.waitForAll()
         }
@@ -79,18 +82,19 @@ struct AdmissionTests {
         // of eight of them.
         let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
         let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
         let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
-        while gate.load.running == 0 { await Task.yield() }
+        try await waitUntil("the first job to run") { gate.load.running > 0 }
         var queued = [Task<Void, any Error>]()
         /// Whether a job of `client` was queued (true) or refused at once (false).
-        func attempt(_ client: String) async -> Bool {
+        func attempt(_ client: String) async throws -> Bool {
             let before = gate.load.queued
             let finished = Counter()
             let job = Task {
                 defer { finished.increment() }
                 _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient(client)) {}
             }
-            while gate.load.queued == before, finished.value == 0 { await Task.yield() }
+            try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
             if gate.load.queued > before {
                 queued.append(job)
                 return true
@@ -99,9 +103,9 @@ struct AdmissionTests {
             return false
         }
         var flood = [Bool]()
-        for _ in 0..<20 { flood.append(await attempt("flood")) }
+        for _ in 0..<20 { flood.append(try await attempt("flood")) }
         #expect(flood == Array(repeating: true, count: 8) + Array(repeating: false, count: 12), "\(flood)")
-        #expect(await attempt("polite"), "the polite client's job waits for one of the flood's, not eight")
+        #expect(try await attempt("polite"), "the polite client's job waits for one of the flood's, not eight")
         latch.release()
         try await holder.value
         for job in queued { try await job.value }
@@ -111,11 +115,12 @@ struct AdmissionTests {
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
         let ran = Counter()
         let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("a")) { latch.wait() } }
-        while gate.load.running == 0 { await Task.yield() }
+        try await waitUntil("the first job to run") { gate.load.running > 0 }
         let waiting = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("b")) { ran.increment() } }
-        while gate.load.queued == 0 { await Task.yield() }
+        try await waitUntil("a job to queue") { gate.load.queued > 0 }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(gate.load.queued == 0)

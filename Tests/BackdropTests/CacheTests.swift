@@ -97,7 +97,7 @@ struct CacheTests {
 
     @Test("CRC-32 of two strings from each one's", arguments: [0, 1, 7, 64, 1000, 65_537])
     func crcsCombine(_ length: Int) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 43)  // fixed, so that a failure replays
         let first = (0..<333).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let second = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
         #expect(CRC32.combine(CRC32.checksum(first), CRC32.checksum(second), secondLength: length) == CRC32.checksum(first + second))

@@ -33,7 +33,7 @@ struct GeoTests {
     }
 
     @Test func centresEncodeBackToTheirCell() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 44)  // fixed, so that a failure replays
         for _ in 0..<500 {
             let lat = Double.random(in: -90...90, using: &generator)
             let lon = Double.random(in: -180...180, using: &generator)

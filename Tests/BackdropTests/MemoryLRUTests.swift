@@ -35,7 +35,7 @@ struct MemoryLRUTests {
                 }
             }
             // The 99 others must all be parked on the one computation before it is allowed to finish.
-            while await cache.waiterCount(for: "k") < 99 { await Task.yield() }
+            try await waitUntil("99 callers parked on the computation") { await cache.waiterCount(for: "k") >= 99 }
             releaseContinuation.yield()
             for try await value in group { #expect(value == 42) }
         }
@@ -63,7 +63,7 @@ struct MemoryLRUTests {
     @Test func theIndexKeepsLeastRecentlyUsedOrderInEveryOperation() {
         var index = LRUIndex<Int, String>()
         var model = [Int]()  // least recent first
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 45)  // fixed, so that a failure replays
         for step in 0..<5000 {
             let key = Int.random(in: 0..<50, using: &generator)
             switch step % 5 {
