@@ -2,7 +2,7 @@ import Foundation
 
 /// When entries are done with: renders at the end of their window (or `renderLifetime` after writing), chosen photos
 /// and source photos once they are too old to serve stale.
-package struct CachePolicy: Sendable {
+struct CachePolicy: Sendable {
     let windowSeconds: Int
     let renderLifetime: TimeInterval
     let maxStale: TimeInterval

@@ -14,7 +14,7 @@ import Darwin
 /// referring to those contents even after the entry is replaced or removed from the folder, until the disk cache
 /// revokes it (it does when the entry leaves its index, so that a removed file's blocks are freed) or the last holder
 /// lets go. Sends already under way keep their own duplicate of the descriptor.
-package final class CachedFile: Sendable {
+final class CachedFile: Sendable {
     /// Where the payload (the encoded image) lies in the file.
     package let payload: Range<Int>
     /// The open descriptor; nil once revoked.

@@ -4,7 +4,7 @@ import NIOCore
 
 /// A finished background: its encoded image, the photo it shows, and the response headers it is served with (all but
 /// `Cache-Control`, which depends on the moment), so that a hit costs no work beyond writing bytes.
-package struct CachedRender: Sendable {
+struct CachedRender: Sendable {
     package let body: ByteBuffer
     package let format: OutputFormat
     /// The checked cache file holding the same bytes, when it is held open: the transport may send the body from it

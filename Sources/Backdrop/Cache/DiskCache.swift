@@ -13,7 +13,7 @@ import Logging
 ///
 /// The actor runs on its own I/O thread (``DiskIOThread``): its file operations block that thread, never the
 /// cooperative pool or an event loop.
-package actor DiskCache {
+actor DiskCache {
     struct IndexEntry: Sendable {
         let kind: CacheEntry.Kind
         let file: String

@@ -3,7 +3,7 @@ import Foundation
 /// What a nearby source keeps on disk: each cell's search results for their period and its chosen photo (so a restart
 /// makes no new search while they serve, and so an expired photo can stand in when the source fails) and the downloaded
 /// source JPEGs.
-package protocol PhotoStore: Sendable {
+protocol PhotoStore: Sendable {
     /// A cell's search results (as replicas share them) stored for `cell` (the source's name for it) and `window`, the
     /// last window they serve; nil when none are stored for that period.
     func storedResults(cell: String, window: Int64) async -> Data?
@@ -18,7 +18,7 @@ package protocol PhotoStore: Sendable {
     func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async
 }
 
-package struct StoredPhoto: Sendable {
+struct StoredPhoto: Sendable {
     package let photo: SourcePhoto
     package let window: Int64
     package let created: Date

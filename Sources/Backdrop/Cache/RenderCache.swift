@@ -6,7 +6,7 @@ import Tracing
 /// all of them but the smallest on disk when a disk cache is configured (a render under one block,
 /// ``Settings/Cache/smallestRenderOnDisk``, is cheaper to make again than the block and inode it would take). Concurrent
 /// misses for one key render once. In memory at most ``maxEntries`` renders, whatever their size.
-package struct RenderCache: Sendable {
+struct RenderCache: Sendable {
     struct Meta: Codable {
         let photo: SourcePhoto
     }

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// Identifies one rendered output: built from validated, normalised parameters only.
-package struct RenderedImageKey: Sendable, Hashable {
+struct RenderedImageKey: Sendable, Hashable {
     package let place: Place
     package let window: TimeWindow
     package let photo: SourcePhoto

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A token bucket over Flickr API calls (3600 an hour by default): full at start, refilled continuously.
-package actor CallBudget {
+actor CallBudget {
     private let capacity: Double
     private let perSecond: Double
     private let clock: any WallClock

@@ -35,7 +35,7 @@ protocol CellSharing: Sendable {
 }
 
 /// How a replica stands with the others, as `/health` reports it.
-package enum ClusterStatus: String, Sendable, Codable {
+enum ClusterStatus: String, Sendable, Codable {
     /// No database configured: this replica works alone.
     case local
     /// Sharing budget, searches and discoveries through PostgreSQL.

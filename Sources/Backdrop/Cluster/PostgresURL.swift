@@ -5,7 +5,7 @@ import Foundation
 package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     /// As libpq's `sslmode`: `prefer` (the default) and `require` encrypt without checking the server's certificate,
     /// `verify-full` checks it against the system's trusted roots and the host name.
-    package enum TLSMode: String, Sendable {
+    enum TLSMode: String, Sendable {
         case disable, prefer, require
         case verifyFull = "verify-full"
     }
@@ -20,7 +20,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     package let username: String
     package let password: String?
     package let database: String
-    package let tls: TLSMode
+    let tls: TLSMode
 
     package init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// An error answered as JSON, `{"error": "...", "parameter": "..."}`, with its HTTP status.
-package struct APIError: Error, HTTPResponseError, Equatable {
+struct APIError: Error, HTTPResponseError, Equatable {
     package let status: HTTPResponse.Status
     package let message: String
     /// The query parameter at fault, for 400s.

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The response headers that say where a background's photo came from.
-package enum BackdropHeaders {
+enum BackdropHeaders {
     package static let source = header("X-Backdrop-Source")
     package static let photoID = header("X-Backdrop-Photo-Id")
     package static let credit = header("X-Backdrop-Credit")

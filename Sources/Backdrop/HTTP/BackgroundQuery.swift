@@ -1,6 +1,6 @@
 /// A validated `/background` query.
-package struct BackgroundQuery: Sendable, Equatable {
-    package struct Coordinate: Sendable, Equatable {
+struct BackgroundQuery: Sendable, Equatable {
+    struct Coordinate: Sendable, Equatable {
         package let latitude: Double
         package let longitude: Double
     }

@@ -17,7 +17,7 @@ import Darwin
 ///   reached. Entries may carry a port (`203.0.113.7:4444`, `[2001:db8::1]:4444`); an entry that is not an address
 ///   ends the walk at the last trusted hop.
 /// Headers from any other peer are ignored, so a client cannot pose as many.
-package struct ClientAddress: Sendable {
+struct ClientAddress: Sendable {
     let trustedProxies: [IPRange]
     let prefixIPv4: Int
     let prefixIPv6: Int
@@ -78,7 +78,7 @@ package struct ClientAddress: Sendable {
 
 extension Settings.Server {
     /// How this server tells clients apart.
-    package var clientAddress: ClientAddress {
+    var clientAddress: ClientAddress {
         ClientAddress(trustedProxies: self.trustedProxies, prefixIPv4: self.clientPrefixIPv4, prefixIPv6: self.clientPrefixIPv6)
     }
 }

@@ -2,7 +2,7 @@
 /// non-ASCII is percent-encoded as UTF-8 (as is `%` itself), so nothing is dropped and nothing can inject a header.
 /// Text longer than `maxLength` encoded characters is cut at a character boundary, never inside a character (its UTF-8
 /// sequence, or a letter and its combining accent), so that what is left always decodes (`decodeURIComponent`, `removingPercentEncoding`).
-package enum HeaderText {
+enum HeaderText {
     package static func encode(_ text: String, maxLength: Int = 512) -> String {
         var out = ""
         out.reserveCapacity(min(text.utf8.count * 3, maxLength))

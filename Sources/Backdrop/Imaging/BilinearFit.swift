@@ -6,7 +6,7 @@
 /// system the size of the small image), so the values between samples land where the layer is. The layer is read on
 /// a regular grid of `step` pixels (enough for a blurred layer, whose detail is many pixels wide), which keeps the fit
 /// of a 2048x1536 layer under a millisecond.
-package enum BilinearFit {
+enum BilinearFit {
     /// One axis: where the sampled full-size positions fall between the small image's samples, and the normal
     /// equations' tridiagonal matrix, factorised once for every right-hand side.
     struct Axis {

@@ -10,7 +10,7 @@
 package enum CoverCrop {
     /// The part of a `source`-sized image a cover crop to `size` keeps: its left and top edges in source pixels, and
     /// the scale. Centred on `focus` (fractions of the source's sides) as far as the image allows.
-    package static func window(source: PixelSize, size: PixelSize, focus: Focus = .centre) -> (left: Double, top: Double, scale: Double) {
+    static func window(source: PixelSize, size: PixelSize, focus: Focus = .centre) -> (left: Double, top: Double, scale: Double) {
         let scale = max(Double(size.width) / Double(source.width), Double(size.height) / Double(source.height))
         let (width, height) = (Double(size.width) / scale, Double(size.height) / scale)
         if focus == .centre { return ((Double(source.width) - width) / 2, (Double(source.height) - height) / 2, scale) }
@@ -19,7 +19,7 @@ package enum CoverCrop {
     }
 
     /// Where `focus` (fractions of the source's sides) falls in the crop, as fractions of its sides, kept within it.
-    package static func place(_ focus: Focus, source: PixelSize, size: PixelSize, cropFocus: Focus) -> Focus {
+    static func place(_ focus: Focus, source: PixelSize, size: PixelSize, cropFocus: Focus) -> Focus {
         let (left, top, scale) = self.window(source: source, size: size, focus: cropFocus)
         func inside(_ value: Double) -> Double { min(max(value, 0), 1) }
         return Focus(

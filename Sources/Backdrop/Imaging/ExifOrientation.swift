@@ -1,5 +1,5 @@
 /// EXIF orientation (tag 0x0112): how the stored pixels must be turned to show the picture upright.
-package enum ExifOrientation: Int, Sendable, CaseIterable {
+enum ExifOrientation: Int, Sendable, CaseIterable {
     case up = 1
     case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// A decode or encode failure. The description is short and bounded, safe for logs and metric labels.
-package struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
+struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case corrupt
         case tooLarge

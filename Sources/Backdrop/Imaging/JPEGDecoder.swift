@@ -3,7 +3,7 @@ import CJPEG
 /// Decodes JPEG (baseline, progressive, grayscale, YCbCr, CMYK, YCCK) to upright RGB8 with libjpeg-turbo.
 package enum JPEGDecoder {
     /// Header facts, read without decoding any pixels.
-    package struct Header: Sendable, Equatable {
+    struct Header: Sendable, Equatable {
         package let size: PixelSize
         package let orientation: ExifOrientation
         package let progressive: Bool
@@ -44,7 +44,7 @@ package enum JPEGDecoder {
     }
 
     /// Reads only the header (size, orientation), e.g. to check the pixel limit of a download.
-    package static func header(of data: [UInt8]) throws -> Header {
+    static func header(of data: [UInt8]) throws -> Header {
         try data.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { throw ImagingError.corrupt("empty JPEG data") }
             guard let decoder = bd_jpeg_create(base, bytes.count, 64 << 20, 1000) else { throw ImagingError.corrupt("cannot create JPEG decoder") }

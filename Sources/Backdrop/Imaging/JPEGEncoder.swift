@@ -2,7 +2,7 @@ import CJPEG
 import NIOCore
 
 /// Baseline JPEG through libjpeg-turbo: optimised Huffman tables, 4:2:0 chroma.
-package enum JPEGEncoder {
+enum JPEGEncoder {
     package static func encode(_ image: RGBImage, quality: Int) throws -> ByteBuffer {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -5,8 +5,8 @@ import Foundation
 /// that brings each to 4.5:1, and the text colour that needs less of it. Measured on 5,000 to 8,000 pixels a region of
 /// the images a render already has, and kept with the blurred preview.
 package struct Legibility: Sendable, Equatable, Encodable {
-    package let sharp: Layer
-    package let blurred: Layer
+    let sharp: Layer
+    let blurred: Layer
 
     package init(sharp: RGBImage, blurred: RGBImage) {
         self.sharp = Layer(sharp)
@@ -14,7 +14,7 @@ package struct Legibility: Sendable, Equatable, Encodable {
     }
 
     /// The three regions of one layer.
-    package struct Layer: Sendable, Equatable, Encodable {
+    struct Layer: Sendable, Equatable, Encodable {
         package let top: Band
         package let bottom: Band
         package let whole: Band
@@ -28,7 +28,7 @@ package struct Legibility: Sendable, Equatable, Encodable {
     }
 
     /// One region: how white (`light`) and black (`dark`) text read over it, and which to use.
-    package struct Band: Sendable, Equatable, Encodable {
+    struct Band: Sendable, Equatable, Encodable {
         /// `light` or `dark`: the text colour that needs the lighter scrim (the higher contrast when neither needs one).
         package let text: String
         package let light: Ink
@@ -46,7 +46,7 @@ package struct Legibility: Sendable, Equatable, Encodable {
     }
 
     /// White or black text over a region.
-    package struct Ink: Sendable, Equatable, Encodable {
+    struct Ink: Sendable, Equatable, Encodable {
         /// The WCAG 2 contrast ratio of the text against the region's light end for white text (its 90th percentile
         /// of relative luminance) or its dark end for black text (the 10th), to two decimals.
         package let contrast: Double

@@ -1,7 +1,7 @@
 import CPNG
 
 /// Decodes any PNG to RGB8 with libpng (used for stock photos).
-package enum PNGDecoder {
+enum PNGDecoder {
     package static func isPNG(_ data: [UInt8]) -> Bool {
         data.count >= 8 && data[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10])
     }

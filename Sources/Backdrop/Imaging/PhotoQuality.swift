@@ -16,7 +16,7 @@ package struct PhotoQuality: Sendable, Equatable {
 
     /// What the gate knows of a photo besides its pixels: the sky at the place it is for, and the sky it shows
     /// when something says (then its light is not judged).
-    package struct Expectation: Sendable, Equatable {
+    struct Expectation: Sendable, Equatable {
         package let sky: SunPhase?
         package let shown: SunPhase?
 
@@ -51,7 +51,7 @@ package struct PhotoQuality: Sendable, Equatable {
     }
 
     /// The verdict for a photo expected to suit `expectation`.
-    package func verdict(for expectation: Expectation) -> Verdict {
+    func verdict(for expectation: Expectation) -> Verdict {
         let verdict = self.verdict
         guard verdict == .pass, expectation.shown == nil else { return verdict }
         if expectation.sky == .day && self.mean < Self.darkestDay { return .darkForDay }
@@ -106,7 +106,7 @@ package struct PhotoQuality: Sendable, Equatable {
 
 /// A photo the quality gate turned down (``PhotoQuality``): the source offers the next candidate, as for one that
 /// cannot be decoded.
-package struct PhotoRejected: Error, Sendable, CustomStringConvertible {
+struct PhotoRejected: Error, Sendable, CustomStringConvertible {
     package let verdict: PhotoQuality.Verdict
     package var description: String { "the photo failed the quality gate (\(self.verdict.rawValue))" }
 }

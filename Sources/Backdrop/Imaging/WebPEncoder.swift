@@ -2,7 +2,7 @@ import CWebP
 import NIOCore
 
 /// WebP through libwebp, one thread: lossy (4:2:0) or lossless.
-package enum WebPEncoder {
+enum WebPEncoder {
     package static func encode(_ image: RGBImage, quality: Int, method: Int, lossless: Bool = false) throws -> ByteBuffer {
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0

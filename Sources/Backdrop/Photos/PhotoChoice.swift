@@ -1,5 +1,5 @@
 /// Deterministic choice among `count` photos for a place and window, the same in every process and replica.
-package enum PhotoChoice {
+enum PhotoChoice {
     /// Consecutive windows of one place always get different photos (when there are two or more), and
     /// places start their sequence at a point derived from a stable hash of their key.
     package static func index(place: Place, window: TimeWindow, count: Int) -> Int {

@@ -1,5 +1,5 @@
 /// Where background photos come from: Flickr (with stock photos as fallback), stock photos alone, fixtures in tests.
-package protocol PhotoSource: Sendable {
+protocol PhotoSource: Sendable {
     /// The photo for `place` during `window`, the `variant`-th of its order (0 to ``PhotoVariants/limit`` less one): the
     /// same answer for every request of that place, window and variant.
     func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto

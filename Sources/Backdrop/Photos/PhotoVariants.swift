@@ -1,6 +1,6 @@
 /// `variant=N`: the N-th photo of a place's order for the window (0, the default, is the chosen one), the same in
 /// every replica because the order is.
-package enum PhotoVariants {
+enum PhotoVariants {
     /// Variants a request may name: 0 up to this, less one.
     package static let limit = 10
 

@@ -6,8 +6,8 @@ import Foundation
 ///     | number | title | author | licence | licence URL | source | phase |
 ///     |---|---|---|---|---|---|---|
 ///     | 000 | Bridge | Sander Klootwijk | CC BY-SA 4.0 | https://creativecommons.org/licenses/by-sa/4.0/ | https://... | day |
-package enum StockCredits {
-    package struct Row: Sendable, Equatable {
+enum StockCredits {
+    struct Row: Sendable, Equatable {
         package let attribution: Attribution
         package let phase: SunPhase?
     }

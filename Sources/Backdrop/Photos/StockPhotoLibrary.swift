@@ -4,7 +4,7 @@ import Foundation
 /// kept at their own resolution. Gaps in numbering and any count are fine; other files are ignored; two files of one
 /// number are refused.
 package struct StockPhotoLibrary: Sendable {
-    package struct Entry: Sendable {
+    struct Entry: Sendable {
         package let number: Int
         package let file: URL
         package let size: PixelSize
@@ -13,9 +13,9 @@ package struct StockPhotoLibrary: Sendable {
         package let bytes: [UInt8]
     }
 
-    package let entries: [Entry]
+    let entries: [Entry]
 
-    package init(entries: [Entry]) {
+    init(entries: [Entry]) {
         self.entries = entries
     }
 

@@ -23,7 +23,7 @@ package final class StockPhotoSource: PhotoSource {
     /// Reads the library (once; later calls return it), failing as ``StockPhotoLibrary/load(folder:limits:)`` does,
     /// or when `deny` names every photo in it.
     @discardableResult
-    package func load() async throws -> StockPhotoLibrary {
+    func load() async throws -> StockPhotoLibrary {
         if let library = self.loaded.withLock({ $0 }) { return library }
         let (folder, limits, deny) = (self.folder, self.limits, self.deny)
         let library = try await NIOThreadPool.singleton.runIfActive {
@@ -38,18 +38,18 @@ package final class StockPhotoSource: PhotoSource {
     }
 
     /// The loaded library (empty before ``load()``).
-    package var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
+    var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
 
     /// Stock photos alone are not standing in for anything: their answers are cached for the whole window.
     package var substitutesFallbacks: Bool { false }
 
-    package func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+    func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
         let photos = Self.order(try self.loadedEntries().map(\.photo), place: place, window: window)
         guard let photo = PhotoVariants.pick(variant, from: photos) else { throw StockPhotoError("no stock photos") }
         return photo
     }
 
-    package func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
+    func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
         try? await self.photo(for: place, in: window, variant: variant)
     }
 
@@ -71,7 +71,7 @@ package final class StockPhotoSource: PhotoSource {
         return Array(pool[start...] + pool[..<start]) + rest
     }
 
-    package func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+    func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
         guard let entry = try self.loadedEntries().first(where: { $0.photo.id == photo.id }) else {
             throw StockPhotoError("unknown stock photo \(photo.id)")
         }

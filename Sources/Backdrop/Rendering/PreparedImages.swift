@@ -6,7 +6,7 @@ import Tracing
 package struct PreparedImages: Sendable {
     package let sharp: RGBImage
     /// Where the photo's interest lies in `sharp` (``Attention``), whichever way it was cropped.
-    package let focus: Focus
+    let focus: Focus
     private let lazyEffect: LazyEffect
 
     /// The effect copy in `style`, made on first use.
@@ -25,7 +25,7 @@ package struct PreparedImages: Sendable {
     /// Decodes, finds where the photo's interest lies and cover-crops (around it, or at the centre with `.centre`); the
     /// effect follows when a render needs it. With `gate`, a photo that fails the quality gate (``PhotoQuality``) for
     /// that expectation throws ``PhotoRejected`` before it is cropped.
-    package static func make(
+    static func make(
         from encoded: EncodedImage,
         size: PixelSize,
         style: EffectStyle,

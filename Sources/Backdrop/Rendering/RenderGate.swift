@@ -15,7 +15,7 @@ enum RenderWork: Hashable, Sendable {
 
 /// Who a render is for, so that the gate serves clients in turn: the peer's address, or the address a trusted proxy
 /// names (``ClientAddress``).
-package struct RenderClient: Hashable, Sendable {
+struct RenderClient: Hashable, Sendable {
     package let name: String
 
     package init(_ name: String) {
@@ -26,7 +26,7 @@ package struct RenderClient: Hashable, Sendable {
 }
 
 /// The render queue refused a job: the expected wait before it would start is over the budget.
-package struct RenderBusy: Error {
+struct RenderBusy: Error {
     /// Seconds after which a retry can expect to be admitted.
     package let retryAfter: Int
 
@@ -45,7 +45,7 @@ package struct RenderBusy: Error {
 ///   job counts the same order, which is why the flooding client is refused long before a polite one.
 /// A waiting job whose request is cancelled (its client went, or its deadline passed) leaves the queue at once.
 /// `maxJobs` bounds the queue's length whatever the estimates say.
-package final class RenderGate: Sendable {
+final class RenderGate: Sendable {
     private let workers: Int
     private let maxWait: Duration
     private let maxJobs: Int

@@ -6,9 +6,9 @@ package struct RenderSpec: Sendable, Hashable {
     /// The blur fraction in hundredths, 0...100.
     package let blurHundredths: Int
     package let format: OutputFormat
-    package let crop: CropMode
+    let crop: CropMode
 
-    package init(size: PixelSize, style: EffectStyle, blurHundredths: Int, format: OutputFormat = .png, crop: CropMode = .attention) {
+    init(size: PixelSize, style: EffectStyle, blurHundredths: Int, format: OutputFormat = .png, crop: CropMode = .attention) {
         self.size = size
         self.style = style
         self.blurHundredths = min(max(blurHundredths, 0), 100)

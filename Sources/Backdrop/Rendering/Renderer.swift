@@ -6,7 +6,7 @@ import Tracing
 /// The cover-cropped photo and its effect copy are kept per (photo, variant, size, style) in memory, so the
 /// requests of one cell and window that differ only in `blur` or format cost a blend and an encode. Every job on the
 /// pool goes through the ``RenderGate`` on behalf of the request's client.
-package struct Renderer: Sendable {
+struct Renderer: Sendable {
     /// Where a photo's encoded bytes come from, at a size that covers the render (the photo source's `imageData`).
     package typealias Loader = @Sendable (SourcePhoto, PixelSize) async throws -> EncodedImage
 

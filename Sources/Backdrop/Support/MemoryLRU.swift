@@ -4,7 +4,7 @@
 /// Waiting is cancellable: a waiter whose task is cancelled (its request's deadline passed) leaves at once. When the
 /// caller computing a value is cancelled, the computation is not wasted on the others' errors: one of the waiters takes
 /// it over.
-package actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
+actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let value: Value
         let cost: Int

@@ -8,7 +8,7 @@ import Synchronization
 /// requests of that connection. Under any other transport there is none, and the bytes go out as they are. A body is
 /// matched by identity (the same storage, the same readable bytes), never by length, so that what is sent is always
 /// what the route answered.
-package final class FileBodies: Sendable {
+final class FileBodies: Sendable {
     /// The current connection's hand-off, when its transport can send files.
     @TaskLocal package static var current: FileBodies?
 

@@ -1,6 +1,6 @@
 /// Why a Flickr call failed. The description never contains the API key or request URL.
 package struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// Code 100: the key is wrong; retried at most once a minute.
         case invalidKey
         /// Worth retrying later: codes 0, 105, 201, HTTP 429 and 5xx, timeouts, connection failures.
@@ -11,10 +11,10 @@ package struct FlickrError: Error, Sendable, Equatable, CustomStringConvertible 
         case failed
     }
 
-    package let kind: Kind
+    let kind: Kind
     package let message: String
 
-    package init(_ kind: Kind, _ message: String) {
+    init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = String(message.prefix(200))
     }

@@ -7,11 +7,11 @@ package struct FlickrPhoto: Sendable, Hashable {
     package let ownerName: String
     package let pathAlias: String?
     package let title: String
-    package let license: FlickrLicense
+    let license: FlickrLicense
     /// Smallest first.
     package let sizes: [PhotoSize]
     /// What the ranking reads (``PhotoRanking``): when and where it was taken, its tags, Flickr's order.
-    package var facts = FlickrPhotoFacts()
+    var facts = FlickrPhotoFacts()
 
     /// The photo page Flickr's terms ask an attribution to link to.
     package var pageURL: String {
@@ -19,7 +19,7 @@ package struct FlickrPhoto: Sendable, Hashable {
         return "https://www.flickr.com/photos/\(Self.pathComponent(who))/\(Self.pathComponent(self.id))"
     }
 
-    package init(
+    init(
         id: String,
         owner: String,
         ownerName: String,
@@ -67,7 +67,7 @@ package struct FlickrPhoto: Sendable, Hashable {
 /// The extras a search asks for so that results can be ranked (`date_taken`, `tags`, `geo`, `views`, `o_dims`), as
 /// Flickr gives them: the time on the camera's clock without a zone, tags as one space-separated line, `context` 0
 /// (not said), 1 (indoors) or 2 (outdoors), `accuracy` from 1 (world) to 16 (street), 0 when not geotagged.
-package struct FlickrPhotoFacts: Sendable, Hashable {
+struct FlickrPhotoFacts: Sendable, Hashable {
     /// `datetaken` when Flickr says it is exact (granularity 0, not unknown): `YYYY-MM-DD hh:mm:ss`, wall-clock time.
     package var exactTaken: String?
     package var tags: [String] = []

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 
 /// `flickr.photos.search` over REST with JSON, through AsyncHTTPClient.
-package struct FlickrRESTClient: FlickrSearching {
+struct FlickrRESTClient: FlickrSearching {
     let http: HTTPClient
     let endpoint: String
     let apiKey: String
@@ -56,7 +56,7 @@ package struct FlickrRESTClient: FlickrSearching {
 }
 
 /// Searches Flickr; the seam tests can replace (they mostly use the real client against a stand-in server).
-package protocol FlickrSearching: Sendable {
+protocol FlickrSearching: Sendable {
     /// Throws `FlickrError`.
     func search(_ query: FlickrSearchQuery) async throws -> FlickrSearchResponse
 }

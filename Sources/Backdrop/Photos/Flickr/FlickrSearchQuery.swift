@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `flickr.photos.search` near a point.
-package struct FlickrSearchQuery: Sendable, Hashable {
+struct FlickrSearchQuery: Sendable, Hashable {
     package let latitude: Double
     package let longitude: Double
     package let radiusKm: Double

@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 
 /// Why a download failed.
-package struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
         /// The URL, a redirect or the host's address is not allowed.
         case refused
         /// Over the size cap, or not a JPEG.

@@ -4,7 +4,7 @@ import NIOCore
 
 /// Downloads from allowed hosts only, following at most three redirects (each checked again), streaming the
 /// body under a size cap, within one deadline for the whole exchange, and accepting only JPEG.
-package struct ImageDownloader: ImageDownloading {
+struct ImageDownloader: ImageDownloading {
     let http: HTTPClient
     let policy: ImageHostPolicy
     let maxBytes: Int
@@ -82,7 +82,7 @@ package struct ImageDownloader: ImageDownloading {
 }
 
 /// Fetches photo bytes. The seam tests can replace.
-package protocol ImageDownloading: Sendable {
+protocol ImageDownloading: Sendable {
     /// Throws `DownloadError`.
     func download(_ url: String) async throws -> [UInt8]
 }

@@ -12,7 +12,7 @@ import Darwin
 /// Which URLs photos may be downloaded from: a source's image hosts (Flickr's `*.staticflickr.com`, Wikimedia's
 /// `upload.wikimedia.org`), over HTTPS, and hosts the configuration adds (for tests or mirrors). A source's hosts must
 /// not resolve to loopback, private or link-local addresses; configured hosts are trusted as the operator named them.
-package struct ImageHostPolicy: Sendable {
+struct ImageHostPolicy: Sendable {
     let extraHosts: Set<String>
     /// The source's image domains: each, and any host under it.
     let domains: [String]

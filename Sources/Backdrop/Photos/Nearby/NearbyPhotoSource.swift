@@ -11,7 +11,7 @@ import Tracing
 /// (``CellFinding``), the same in every replica; `variant` N takes the N-th. With a photo store, a restart keeps the
 /// window's chosen photo without a search. When the source fails, a cell's photo from an earlier window (younger than
 /// `maxStale`) is served, marked stale, before the next source. Denied photos (``PhotoDenylist``) are never chosen.
-package struct NearbyPhotoSource: PhotoSource {
+struct NearbyPhotoSource: PhotoSource {
     /// A cell's finding for one window.
     enum CellResult: Sendable {
         /// Its results (this replica's search or another's), ranked for the window.
