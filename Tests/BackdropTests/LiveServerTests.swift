@@ -280,6 +280,7 @@ struct LiveServerTests {
                 #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(name)")
                 #expect(text.lowercased().contains("content-type: application/json"), "\(name)")
                 #expect(text.contains("{\"error\":"), "\(name)")
+                #expect(text.lowercased().contains("x-content-type-options: nosniff"), "\(name)")
             }
             #expect(try Self.get(port, "/health").status == 200)
         }

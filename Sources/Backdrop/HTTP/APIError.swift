@@ -29,6 +29,11 @@ struct APIError: Error, HTTPResponseError, Equatable {
         self.response()
     }
 
+    /// The JSON body alone, for the transport's answers to requests refused before they reach the router.
+    var body: [UInt8] {
+        Array((try? Response.jsonEncoder.encode(Body(error: self.message, parameter: self.parameter))) ?? Data())
+    }
+
     func response() -> Response {
         (try? Response.json(Body(error: self.message, parameter: self.parameter), status: self.status, headers: self.headers))
             ?? Response(status: self.status, headers: self.headers)

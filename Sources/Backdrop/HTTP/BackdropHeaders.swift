@@ -13,6 +13,8 @@ enum BackdropHeaders {
     package static let photoURL = header("X-Backdrop-Photo-Url")
     package static let cell = header("X-Backdrop-Cell")
     package static let link = header("Link")
+    /// `X-Content-Type-Options`' value on every answer, the router's (``RequestLogMiddleware``) and the transport's.
+    static let noSniff = "nosniff"
     /// W3C Trace Context's, read by ``TraceMiddleware``.
     static let traceparent = header("traceparent")
 

@@ -12,7 +12,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         context.logger.debug("request started", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(200))"])
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xContentTypeOptions] = BackdropHeaders.noSniff
         let elapsed = ContinuousClock.now - start
         if response.status == .serviceUnavailable {
             self.shed.record(logger: context.logger)

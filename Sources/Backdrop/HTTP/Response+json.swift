@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 extension Response {
-    private static let jsonEncoder: JSONEncoder = {
+    static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

@@ -1,3 +1,4 @@
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -199,14 +200,14 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
         channel.eventLoop.scheduleTask(in: self.linger) { channel.close(promise: nil) }
     }
 
-    /// `head` with a JSON error body, as ``APIError`` writes them.
+    /// `head` with ``APIError``'s JSON body.
     private func writeError(head: HTTPResponseHead, message: String, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         var head = head
         var body = context.channel.allocator.buffer(capacity: 64)
-        body.writeString("{\"error\":\"\(message)\"}")
+        body.writeBytes(APIError(status: .init(code: Int(head.status.code)), message: message).body)
         head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
         head.headers.replaceOrAdd(name: "content-length", value: String(body.readableBytes))
-        head.headers.replaceOrAdd(name: "x-content-type-options", value: "nosniff")
+        head.headers.replaceOrAdd(name: "x-content-type-options", value: BackdropHeaders.noSniff)
         context.write(self.wrapOutboundOut(.head(head)), promise: promise)
         context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
     }
