@@ -57,7 +57,7 @@ package struct BackgroundController: Sendable {
         let canonical = CellURL.path(place: query.place, variant: query.variant, spec: spec, defaults: self.defaults)
         headers[BackdropHeaders.link] = "<\(canonical)>; rel=\"canonical\""
         if query.format == nil { headers[.vary] = "Accept" }
-        if Self.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
+        if ConditionalRequest.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
             self.metrics.image(format, status: 304)
             return Response(status: .notModified, headers: headers)
@@ -83,20 +83,6 @@ package struct BackgroundController: Sendable {
     private func client(_ peer: SocketAddress?, _ headers: HTTPFields) -> @Sendable () -> RenderClient {
         let clients = self.clients
         return { clients.client(peer: peer?.ipAddress, headers: headers) }
-    }
-
-    /// `If-None-Match` (weak comparison, as RFC 9110 asks for it) wins over `If-Modified-Since`.
-    static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
-        if let tags = headers[.ifNoneMatch] {
-            return tags.split(separator: ",").contains { tag in
-                let tag = tag.trimmingCharacters(in: .whitespaces)
-                return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
-            }
-        }
-        if let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) {
-            return lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
-        }
-        return false
     }
 
     /// Until the window ends, then stale while a cache revalidates (`stale-while-revalidate`, so that a CDN or browser

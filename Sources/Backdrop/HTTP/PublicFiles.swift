@@ -51,7 +51,7 @@ struct PublicFiles<Context: RequestContext>: RouterMiddleware {
         if let type = (id as NSString).pathExtension.nonEmpty.flatMap({ MediaType.getMediaType(forExtension: $0) }) {
             headers[.contentType] = type.description
         }
-        if BackgroundController.isNotModified(request.headers, etag: etag, lastModified: modified) {
+        if ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: modified) {
             return Response(status: .notModified, headers: headers)
         }
         var range = ByteRange.whole
