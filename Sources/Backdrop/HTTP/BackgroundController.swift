@@ -41,7 +41,7 @@ package struct BackgroundController: Sendable {
     @Sendable func background(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
         let query = try BackgroundQuery(query: request.uri.query, defaults: self.defaults, precision: self.geohashPrecision)
         let format = try query.format ?? Self.negotiatedFormat(request.headers)
-        let spec = query.spec.with(format: format)
+        let spec = query.spec(in: format)
         let now = self.clock.now()
         let window = TimeWindow(containing: now, seconds: self.windowSeconds)
         let render = try await self.backgrounds.render(

@@ -8,8 +8,8 @@ struct BackgroundQuery: Sendable, Equatable {
     package let coordinate: Coordinate?
     /// The place asked for: the cell of `lat`/`lon`, the `cell` given, or no location.
     package let place: Place
-    /// The render asked for; its format is PNG unless `format` names one (see `format`).
-    package let spec: RenderSpec
+    /// The render asked for but its format, which the controller chooses once (``spec(in:)``).
+    private let render: RenderSpec
     /// The format named by `format`, which overrides `Accept`; nil when the request leaves it to negotiation.
     package let format: OutputFormat?
     /// Which of the place's photos: 0 (the default) is the chosen one, N the N-th of its order (``PhotoVariants``).
@@ -24,10 +24,14 @@ struct BackgroundQuery: Sendable, Equatable {
         self.format = try Self.format(parameters)
         self.variant = try Self.variant(parameters)
 
-        self.spec = try Self.spec(parameters, defaults: defaults).with(format: self.format ?? .png)
+        self.render = try Self.spec(parameters, defaults: defaults)
     }
 
-    /// `blur`, `width`, `height`, `style` and `crop`, each defaulting to the service's.
+    /// The render asked for, in `format`: `format`'s if given, else what `Accept` negotiated.
+    func spec(in format: OutputFormat) -> RenderSpec { self.render.with(format: format) }
+
+    /// `blur`, `width`, `height`, `style` and `crop`, each defaulting to the service's; the format is the defaults'
+    /// until a caller gives its own.
     static func spec(_ parameters: QueryParameters, defaults: RenderSpec) throws(APIError) -> RenderSpec {
         var blur = defaults.blurHundredths
         if let text = parameters["blur"] {
