@@ -52,6 +52,7 @@ package struct BackgroundController: Sendable {
             for: self.client(context.remoteAddress, request.headers),
             logger: context.logger
         )
+        RequestFacts.record(photo: render.photo, place: query.place, format: format)
         var headers = render.headers
         headers[.cacheControl] = self.cacheControl(render.photo, window: window, now: now)
         let canonical = CellURL.path(place: query.place, variant: query.variant, spec: spec, defaults: self.defaults)
@@ -130,6 +131,7 @@ package struct BackgroundController: Sendable {
                 defaults: self.defaults
             )
         }
+        RequestFacts.record(photo: photo, place: place)
         var headers = BackdropHeaders.attribution(of: photo, place: place)
         headers[.vary] = "Accept"
         return try .json(

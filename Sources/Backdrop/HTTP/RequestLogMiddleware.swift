@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 
 /// One log line per request: method, path (never the query, so no raw coordinates), status, duration, and the
-/// photo source and geohash cell when the response names them. Requests shed under overload (503) are summed up
+/// photo source and geohash cell when the handler recorded them (``RequestFacts``). Requests shed under overload (503) are summed up
 /// instead (``ShedSummary``). Every answer gets `X-Content-Type-Options: nosniff`.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: BackdropMetrics
@@ -11,7 +11,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         context.logger.debug("request started", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.uri.path.prefix(200))"])
-        var response = try await next(request, context)
+        var (response, facts) = try await RequestFacts.recording { try await next(request, context) }
         response.headers[.xContentTypeOptions] = BackdropHeaders.noSniff
         let elapsed = ContinuousClock.now - start
         if response.status == .serviceUnavailable {
@@ -23,8 +23,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "status": "\(response.status.code)",
                 "ms": "\(elapsed.loggedMilliseconds)",
             ]
-            if let source = response.headers[BackdropHeaders.source] { metadata["source"] = "\(source)" }
-            if let cell = response.headers[BackdropHeaders.cell] { metadata["cell"] = "\(cell)" }
+            let recorded = facts.recorded
+            if let source = recorded.source { metadata["source"] = "\(source)" }
+            if let cell = recorded.cell { metadata["cell"] = "\(cell)" }
             context.logger.info("request", metadata: metadata)
         }
         self.metrics.request(route: Route.label(for: request.uri.path), status: Int(response.status.code), duration: elapsed)

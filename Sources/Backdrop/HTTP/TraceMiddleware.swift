@@ -41,15 +41,18 @@ struct TraceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
         }
         let trace = RequestTrace()
         do {
-            let response = try await ServiceContext.$current.withValue(span.context) {
-                try await RequestTrace.$current.withValue(trace) { try await next(request, context) }
+            let (response, facts) = try await RequestFacts.recording {
+                try await ServiceContext.$current.withValue(span.context) {
+                    try await RequestTrace.$current.withValue(trace) { try await next(request, context) }
+                }
             }
+            let recorded = facts.recorded
             span.updateAttributes { attributes in
                 attributes["http.response.status_code"] = Int(response.status.code)
                 attributes["http.response.body.size"] = response.body.contentLength
-                if let type = response.headers[.contentType], type.hasPrefix("image/") { attributes["backdrop.format"] = String(type.dropFirst(6)) }
-                if let source = response.headers[BackdropHeaders.source] { attributes["backdrop.source"] = source }
-                if let cell = response.headers[BackdropHeaders.cell] { attributes["backdrop.cell"] = cell }
+                if let format = recorded.format { attributes["backdrop.format"] = format.rawValue }
+                if let source = recorded.source { attributes["backdrop.source"] = source }
+                if let cell = recorded.cell { attributes["backdrop.cell"] = cell }
                 trace.apply(to: &attributes)
             }
             if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
