@@ -28,7 +28,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             if let cell = recorded.cell { metadata["cell"] = "\(cell)" }
             context.logger.info("request", metadata: metadata)
         }
-        self.metrics.request(route: Route.label(for: request.uri.path), status: Int(response.status.code), duration: elapsed)
+        let route = Route.label(endpoint: context.endpointPath, path: request.uri.path)
+        self.metrics.request(route: route, status: Int(response.status.code), duration: elapsed)
         return response
     }
 }

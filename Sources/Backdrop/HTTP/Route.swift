@@ -24,8 +24,10 @@ enum Route: String, CaseIterable, Sendable {
         self.init(rawValue: path)
     }
 
-    /// The metric label for a request path: its route, or "other", so that unknown paths cannot grow the label set.
-    static func label(for path: String) -> String {
-        Route(path: path)?.path ?? "other"
+    /// The metric and span label of a request: the route of the router's endpoint path where the router matched one,
+    /// else the route a path names (the demo page, methods refused before routing), else "other" (Hummingbird's
+    /// "NotFound" included), so that unknown paths cannot grow the label set.
+    static func label(endpoint: String?, path: String) -> String {
+        (endpoint.flatMap { Route(path: $0) } ?? Route(path: path))?.path ?? "other"
     }
 }

@@ -25,7 +25,7 @@ struct TraceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
         guard self.sampling.traces(traceparent: incoming) else { return try await next(request, context) }
         var parent = ServiceContext.current ?? .topLevel
         if incoming != nil { InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HeaderExtractor()) }
-        let route = Route.label(for: request.uri.path)
+        let route = Route.label(endpoint: nil, path: request.uri.path)  // until the router has matched
         let span = startSpan("\(request.method.rawValue) \(route)", context: parent, ofKind: .server)
         guard span.isRecording else {
             // A caller's trace that is not sampled: the request runs in the span's context, with nothing recorded
@@ -47,7 +47,10 @@ struct TraceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
                 }
             }
             let recorded = facts.recorded
+            let matched = Route.label(endpoint: context.endpointPath, path: request.uri.path)
+            if matched != route { span.operationName = "\(request.method.rawValue) \(matched)" }
             span.updateAttributes { attributes in
+                attributes["http.route"] = matched
                 attributes["http.response.status_code"] = Int(response.status.code)
                 attributes["http.response.body.size"] = response.body.contentLength
                 if let format = recorded.format { attributes["backdrop.format"] = format.rawValue }
