@@ -20,8 +20,8 @@ import ServiceLifecycle
 /// beneath it. So the pipeline is built as `HTTP1Channel.setup` builds it (the same NIO configuration, codec,
 /// additional handlers and connection state handler) with these added, and the request loop is `HTTP1Channel`'s.
 ///
-/// The copy matches Hummingbird 2.28.1's `HTTP1Channel.setup`; compare it with each Hummingbird update. It can go when
-/// Hummingbird offers a place for handlers beneath its HTTP/1-to-HTTP-Types codec.
+/// The copy matches Hummingbird 2.28.1's `HTTP1Channel.setup`, and `TransportPinTests` fails when the two pipelines'
+/// shared handlers differ. It can go when Hummingbird offers a place for handlers beneath its HTTP/1-to-HTTP-Types codec.
 struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     /// One connection: what Hummingbird's request loop takes, and this channel's own hand-offs.
     struct Value: ServerChildChannelValue {
