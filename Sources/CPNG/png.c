@@ -225,14 +225,15 @@ static void scratch_trim(bd_scratch *scratch) {
 }
 
 // Compresses `filtered` into `idat` (room for `bound` bytes) as `deflate` says; returns the length, 0 on failure.
-// The scanline deflate hands its rows to libdeflate too, and the smaller stream is kept, when its probe says that a
-// 32nd of its output or more went where long repeats lie at distances it does not try (textures: lines, checks,
-// tiles, dither); when it wrote 5.5 bits a byte or more (textures resampled to another size repeat in stretches too
-// short for the probe, and leave it that dense; the most detailed photo renders measured stay under 5.2); when it
-// wrote under a 16th of a bit a byte (stripes and flat colour, where libdeflate is quick and its row-long matches a
-// little shorter; photos never come near); or when the rows are small enough (64 KiB) for that to cost next to nothing. The effect alone (`smooth`:
-// blur 1, an enlarged blur whose rows repeat at other distances too) goes to libdeflate only: up to a fifth smaller
-// than the scanline deflate's, in about its time.
+// The scanline deflate hands its rows to libdeflate too, and the smaller stream is kept:
+// - when its probe says that a 32nd of its output or more went where long repeats lie at distances it does not try
+//   (textures: lines, checks, tiles, dither);
+// - when it wrote 5.5 bits a byte or more (textures resampled to another size repeat in stretches too short for the
+//   probe, and leave it that dense; the most detailed photo renders measured stay under 5.2);
+// - when it wrote under a 16th of a bit a byte (stripes, flat colour: libdeflate is quick there);
+// - when the rows are small enough (64 KiB) for that to cost next to nothing.
+// The effect alone (`smooth`: blur 1, an enlarged blur whose rows repeat at other distances too) goes to libdeflate
+// only: up to a fifth smaller than the scanline deflate's, for about a fifth more time.
 static size_t compress(const uint8_t *filtered, size_t length, size_t row_bytes, bd_png_deflate deflate, int smooth,
                        struct libdeflate_compressor *compressor, uint8_t *idat, size_t bound) {
     if (deflate == BD_PNG_DEFLATE_LIBDEFLATE || smooth) {

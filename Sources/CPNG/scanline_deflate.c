@@ -2,7 +2,7 @@
 // in its 32 KiB window; in a filtered photo the repeats that pay are near and few: a run of one byte (flat areas
 // filter to zeros), the pixel before (gradients filter to one pixel repeated) and the same pixel a row up. Looking
 // only there, greedily, and coding each block of symbols with its own Huffman codes compresses a render about as
-// well as libdeflate's level 1 in a third of its time. Blocks that would not shrink are stored. A sparse probe
+// well as libdeflate's level 1 in two thirds of its time. Blocks that would not shrink are stored. A sparse probe
 // estimates what the search is blind to (stretches that repeat at other distances), so that the PNG writer can hand
 // textures to libdeflate.
 //
