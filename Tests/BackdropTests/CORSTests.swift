@@ -138,6 +138,49 @@ struct CORSTests {
         }
     }
 
+    /// A 304 is an answer a script reads too (its ETag, its credit): the same CORS headers as the 200, for `*` and for a
+    /// listed origin, with `Vary: Origin` in the second case.
+    @Test func notModifiedAnswersCarryCORS() async throws {
+        let uri = "/background?lat=1&lon=2&width=20&height=20"
+        try await Self.withApp { client in
+            let first = try await Self.get(client, uri, Self.origin)
+            let etag = try #require(first.headers[.eTag])
+            let again = try await Self.get(client, uri, Self.origin.merging([.ifNoneMatch: etag]))
+            #expect(again.status == .notModified)
+            #expect(again.headers[.accessControlAllowOrigin] == "*")
+            #expect((again.headers[.accessControlExposeHeaders] ?? "").contains("ETag"))
+        }
+        let origins = try #require(CORSOrigins(["https://example.com"]))
+        try await Self.withApp(origins) { client in
+            let first = try await Self.get(client, uri, Self.origin)
+            let etag = try #require(first.headers[.eTag])
+            let again = try await Self.get(client, uri, Self.origin.merging([.ifNoneMatch: etag]))
+            #expect(again.status == .notModified)
+            #expect(again.headers[.accessControlAllowOrigin] == "https://example.com")
+            #expect((again.headers[.vary] ?? "").contains("Origin"))
+        }
+    }
+
+    /// With a list, a listed origin gets itself back on errors and preflights as on successes, every one varying by
+    /// `Origin`.
+    @Test func aListedOriginIsAnsweredOnErrorsAndPreflights() async throws {
+        let origins = try #require(CORSOrigins(["https://example.com", "http://localhost:3000"]))
+        try await Self.withApp(origins) { client in
+            let cases: [(String, HTTPRequest.Method, HTTPFields, Int)] = [
+                ("/background?lat=91&lon=0", .get, Self.origin, 400), ("/nothing-here", .get, Self.origin, 404),
+                ("/background", .post, Self.origin, 405),
+                ("/background?lat=1&lon=2", .get, Self.origin.merging([.accept: "text/html"]), 406),
+                ("/background.json?lat=1&lon=2", .options, Self.origin.merging([.accessControlRequestMethod: "GET"]), 204),
+            ]
+            for (uri, method, headers, status) in cases {
+                let answer = try await Self.get(client, uri, method: method, headers)
+                #expect(Int(answer.status.code) == status, "\(method) \(uri)")
+                #expect(answer.headers[.accessControlAllowOrigin] == "https://example.com", "\(method) \(uri)")
+                #expect((answer.headers[.vary] ?? "").contains("Origin"), "\(method) \(uri)")
+            }
+        }
+    }
+
     @Test func anEmptyListTurnsCORSOff() async throws {
         try await Self.withApp(try #require(CORSOrigins([]))) { client in
             let answer = try await Self.get(client, "/health", Self.origin)
