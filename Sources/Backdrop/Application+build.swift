@@ -7,7 +7,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// Assembles the service from settings; does no I/O itself. Reading the stock photos runs before the server starts,
+/// Assembles the service from settings, handing each part its own section; does no I/O itself. Reading the stock photos runs before the server starts,
 /// the disk cache's index rebuild and sweeps, the database client and the HTTP client in services. Tests pass a fixed
 /// clock, a logger that records, and `middleware` in front of Backdrop's own that sees every request and response.
 package func buildApplication(
@@ -25,11 +25,33 @@ package func buildApplication(
         limits: settings.images.limits,
         deny: PhotoDenylist(settings.photos.deny)
     )
-    let sweeper = CacheSweeper.make(settings: settings, openFiles: descriptors.openFiles, clock: clock, logger: logger, metrics: metrics)
-    let postgres = try PostgresCoordinator.make(settings: settings, clock: clock, logger: logger, metrics: metrics)
+    let sweeper = CacheSweeper.make(
+        settings: settings.cache,
+        windowSeconds: settings.photos.windowSeconds,
+        openFiles: descriptors.openFiles,
+        clock: clock,
+        logger: logger,
+        metrics: metrics
+    )
+    let postgres = try PostgresCoordinator.make(
+        cluster: settings.cluster,
+        flickr: settings.flickr,
+        windowSeconds: settings.photos.windowSeconds,
+        clock: clock,
+        logger: logger,
+        metrics: metrics
+    )
     let coordinator: any ClusterCoordinator = postgres ?? LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
     let photos = PhotoSupply.make(
-        settings: settings,
+        photos: settings.photos,
+        flickr: settings.flickr,
+        commons: settings.commons,
+        shared: NearbyPhotoSource.Shared(
+            maxStale: settings.cache.maxStale,
+            deny: PhotoDenylist(settings.photos.deny),
+            cellCacheEntries: settings.flickr.cellCacheEntries
+        ),
+        expectedReplicas: settings.cluster.expectedReplicas,
         stock: stock,
         store: sweeper?.cache,
         coordinator: coordinator,
@@ -39,11 +61,25 @@ package func buildApplication(
         metrics: metrics
     )
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
+    let backgrounds = Backgrounds(
+        render: settings.render,
+        images: settings.images,
+        cache: settings.cache,
+        photos: photos.source,
+        upstreamDeadline: settings.flickr.requestDeadline,
+        disk: sweeper?.cache,
+        clock: clock,
+        metrics: metrics
+    )
     let router = buildRouter(
-        settings: settings,
+        server: settings.server,
+        telemetry: settings.telemetry,
         background: BackgroundController(
-            settings: settings,
-            backgrounds: Backgrounds(settings: settings, photos: photos.source, disk: sweeper?.cache, clock: clock, metrics: metrics),
+            photos: settings.photos,
+            cache: settings.cache,
+            defaults: settings.render.defaults,
+            clients: settings.server.clientAddress,
+            backgrounds: backgrounds,
             clock: clock,
             metrics: metrics
         ),
@@ -57,7 +93,7 @@ package func buildApplication(
         server: .backdrop(settings: settings.server, metrics: metrics),
         configuration: settings.server.application(maxConnections: descriptors.maxConnections, logger: logger),
         // Given services first: they stop last (a trace exporter flushes what the last requests made).
-        services: services + [sweeper as (any Service)?, postgres as (any Service)?].compactMap { $0 } + photos.services,
+        services: services + [sweeper?.cache.thread as (any Service)?, sweeper, postgres].compactMap { $0 } + photos.services,
         logger: logger
     )
     app.beforeServerStarts {
@@ -74,7 +110,8 @@ package func buildApplication(
 
 /// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
 func buildRouter(
-    settings: Settings,
+    server: Settings.Server,
+    telemetry: Settings.Telemetry,
     background: BackgroundController,
     health: HealthController,
     openAPI: OpenAPIController,
@@ -82,23 +119,23 @@ func buildRouter(
     middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = []
 ) -> Router<BackdropRequestContext> {
     let router = Router(context: BackdropRequestContext.self, options: .autoGenerateHeadEndpoints)
-    if settings.telemetry.enabled {
+    if telemetry.enabled {
         router.add(
             middleware: TraceMiddleware(
-                sampling: TraceSampling(sampler: settings.telemetry.sampler, ratio: settings.telemetry.samplerRatio),
-                trust: settings.telemetry.trustIncomingTraceparent,
-                proxies: settings.server.clientAddress
+                sampling: TraceSampling(sampler: telemetry.sampler, ratio: telemetry.samplerRatio),
+                trust: telemetry.trustIncomingTraceparent,
+                proxies: server.clientAddress
             )
         )
     }
     for outer in middleware { router.add(middleware: outer) }
     router.addMiddleware {
         RequestLogMiddleware(metrics: metrics, shed: ShedSummary())
-        CORSMiddleware(origins: settings.server.corsOrigins)
+        CORSMiddleware(origins: server.corsOrigins)
         ErrorMiddleware()
         PathGuardMiddleware()
         MethodNotAllowedMiddleware()
-        PublicFiles(folder: settings.server.publicFolder, logger: Logger(label: "PublicFiles"))
+        PublicFiles(folder: server.publicFolder, logger: Logger(label: "PublicFiles"))
     }
     background.addRoutes(to: router)
     health.addRoutes(to: router)

@@ -10,7 +10,7 @@ struct BackdropCommand: AsyncParsableCommand {
         commandName: "backdrop",
         abstract: "Location-based blurred background images over HTTP.",
         version: Backdrop.version,
-        subcommands: [Serve.self, Health.self],
+        subcommands: [Serve.self, Health.self, Config.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -18,29 +18,16 @@ struct BackdropCommand: AsyncParsableCommand {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP service.")
 
-    @Option(help: "Path to the configuration file.") var config = "config.json"
-    @Option(help: "Address to bind (overrides BACKDROP_HOST and server.host).") var host: String?
-    @Option(help: "Port to bind (overrides BACKDROP_PORT and server.port).") var port: Int?
-    @Option(help: "PostgreSQL URL shared by replicas (overrides BACKDROP_POSTGRES_URL and cluster.postgresURL).") var postgresURL: String?
+    @OptionGroup var options: SettingsOptions
 
     func run() async throws {
-        let settings: Settings
-        do {
-            settings = try Settings.load(
-                file: self.config,
-                environment: ProcessInfo.processInfo.environment,
-                overrides: .init(host: self.host, port: self.port, postgresURL: self.postgresURL)
-            )
-        } catch let error as ConfigError {
-            FileHandle.standardError.write(Data("backdrop: configuration error: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        Telemetry.bootstrapLogging(settings)
+        let settings = try self.options.read(Settings.load)
+        Telemetry.bootstrapLogging(format: settings.server.logFormat, tracing: settings.telemetry.enabled)
         DescriptorLimit.raiseToHardLimit()
         MallocTuning.configure()
         do {
             let tracing = try Telemetry.bootstrapTracing(
-                settings,
+                settings.telemetry,
                 environment: ProcessInfo.processInfo.environment,
                 logger: Logger(label: "backdrop.telemetry")
             )

@@ -8,9 +8,9 @@ import ServiceLifecycle
 enum Telemetry {
     /// Bootstraps the logging system: text or JSON lines on standard output, with `trace_id` and `span_id` while a
     /// trace is active (when tracing is on).
-    static func bootstrapLogging(_ settings: Settings) {
-        let provider: Logger.MetadataProvider? = settings.telemetry.enabled ? OTel.makeLoggingMetadataProvider() : nil
-        switch settings.server.logFormat {
+    static func bootstrapLogging(format: LogFormatSetting, tracing: Bool) {
+        let provider: Logger.MetadataProvider? = tracing ? OTel.makeLoggingMetadataProvider() : nil
+        switch format {
         case .text:
             LoggingSystem.bootstrap(
                 { label, provider in StreamLogHandler.standardOutput(label: label, metadataProvider: provider) },
@@ -26,13 +26,12 @@ enum Telemetry {
     /// collector is slow or gone. Returns the service that exports them (run first, so that it stops last and flushes
     /// what the server's last requests made); nil when tracing is off. The standard `OTEL_*` variables override the
     /// settings.
-    static func bootstrapTracing(_ settings: Settings, environment: [String: String], logger: Logger) throws -> (any Service)? {
-        guard settings.telemetry.enabled else { return nil }
+    static func bootstrapTracing(_ telemetry: Settings.Telemetry, environment: [String: String], logger: Logger) throws -> (any Service)? {
+        guard telemetry.enabled else { return nil }
         var environment = environment
         func fallback(_ key: String, _ value: String) {
             if environment[key]?.isEmpty ?? true { environment[key] = value }
         }
-        let telemetry = settings.telemetry
         if !telemetry.otlpEndpoint.isEmpty { fallback("OTEL_EXPORTER_OTLP_ENDPOINT", telemetry.otlpEndpoint) }
         fallback("OTEL_SERVICE_NAME", telemetry.serviceName)
         // Backdrop decides which requests are traced (TraceSampling, from the settings and OTEL_TRACES_SAMPLER read

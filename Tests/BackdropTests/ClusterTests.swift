@@ -202,7 +202,9 @@ struct ClusterTests {
         settings.cluster.expectedReplicas = 4
         let coordinator = try PostgresCoordinator(
             url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"),
-            settings: settings,
+            cluster: settings.cluster,
+            flickr: settings.flickr,
+            windowSeconds: settings.photos.windowSeconds,
             clock: FixedClock(date: Self.window.start),
             logger: Logger(label: "test"),
             metrics: BackdropMetrics()

@@ -100,10 +100,9 @@ struct CommonsTests {
         for (key, value) in [("radiusKm", "11"), ("userAgent", "\"\""), ("endpoint", "\"ftp://x\""), ("extraImageHosts", "[\"a b\"]")] {
             #expect { try Settings.parse(Data(#"{"commons": {"\#(key)": \#(value)}}"#.utf8)) } throws: { "\($0)".contains("commons.\(key)") }
         }
-        var settings = Settings()
-        try settings.apply(environment: ["BACKDROP_PHOTO_SOURCES": "flickr, stock"])
+        let settings = try Settings.parse(Data("{}".utf8), environment: ["BACKDROP_PHOTO_SOURCES": "flickr, stock"])
         #expect(settings.photos.sources == [.flickr, .stock])
-        #expect { try settings.apply(environment: ["BACKDROP_PHOTO_SOURCES": "stock,commons"]) } throws: {
+        #expect { try Settings.parse(Data("{}".utf8), environment: ["BACKDROP_PHOTO_SOURCES": "stock,commons"]) } throws: {
             "\($0)".contains("BACKDROP_PHOTO_SOURCES")
         }
     }
@@ -229,7 +228,7 @@ struct CommonsTests {
             default: [.status(500, [])]
             }
         }
-        try await Self.withBackdrop(answers, configure: { $0.flickr.requestDeadlineSeconds = 1.5 }) { commons, client, _ in
+        try await Self.withBackdrop(answers, configure: { $0.flickr.requestDeadline = .milliseconds(1500) }) { commons, client, _ in
             let start = ContinuousClock.now
             let (answer, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
@@ -247,12 +246,12 @@ struct CommonsTests {
         @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
         try await StandInFlickr.run({ _ in [.noAnswer] }) { flickr in
             try await StandInCommons.run({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons in
-                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeoutSeconds = 60 }
+                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeout = .seconds(60) }
                 settings.photos.sources = [.flickr, .commons, .stock]
                 settings.commons.endpoint = commons.endpoint
                 settings.commons.extraImageHosts = ["localhost"]
                 settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
-                settings.flickr.requestDeadlineSeconds = 1.5
+                settings.flickr.requestDeadline = .milliseconds(1500)
                 let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
                 try await app.test(.router) { client in
                     let (first, _) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
@@ -275,7 +274,7 @@ struct CommonsTests {
         var settings = HTTPTests.settings()
         settings.photos.sources = [.commons, .stock]
         settings.commons.endpoint = "http://127.0.0.1:9/w/api.php"
-        settings.commons.connectTimeoutSeconds = 1  // the client retries a refused connection until then
+        settings.commons.connectTimeout = .seconds(1)  // the client retries a refused connection until then
         let metrics = BackdropMetrics()
         let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
         try await app.test(.router) { client in

@@ -27,8 +27,8 @@ struct FlickrTests {
         settings.flickr.apiKey = Self.key
         settings.flickr.endpoint = flickr.endpoint
         settings.flickr.extraImageHosts = ["localhost"]
-        settings.flickr.connectTimeoutSeconds = 1
-        settings.flickr.totalTimeoutSeconds = 3
+        settings.flickr.connectTimeout = .seconds(1)
+        settings.flickr.totalTimeout = .seconds(3)
         settings.flickr.maxDownloadMB = 1
         configure(&settings)
         return settings
@@ -37,10 +37,10 @@ struct FlickrTests {
     /// For tests of what is chosen, not of when: they run beside the whole suite, where a 3-s download can take longer,
     /// so per-call timeouts and the deadline are far beyond anything a healthy stand-in needs.
     static let patient: @Sendable (inout Settings) -> Void = { settings in
-        settings.flickr.connectTimeoutSeconds = 20
-        settings.flickr.totalTimeoutSeconds = 60
-        settings.flickr.requestDeadlineSeconds = 90
-        settings.cluster.leaseSeconds = 120
+        settings.flickr.connectTimeout = .seconds(20)
+        settings.flickr.totalTimeout = .seconds(60)
+        settings.flickr.requestDeadline = .seconds(90)
+        settings.cluster.lease = .seconds(120)
     }
 
     /// Runs Backdrop against a stand-in answering `answers`; the body gets the stand-in, a client and the log.
@@ -290,8 +290,8 @@ struct FlickrTests {
             },
             configure: { settings in
                 // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
-                settings.flickr.totalTimeoutSeconds = 60
-                settings.flickr.requestDeadlineSeconds = 1.5
+                settings.flickr.totalTimeout = .seconds(60)
+                settings.flickr.requestDeadline = .milliseconds(1500)
             }
         ) { flickr, client, records in
             for attempt in 0..<2 {
@@ -326,8 +326,8 @@ struct FlickrTests {
                 [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + Self.results(flickr, "photo.jpg")
             },
             configure: { settings in
-                settings.flickr.totalTimeoutSeconds = 60
-                settings.flickr.requestDeadlineSeconds = 1
+                settings.flickr.totalTimeout = .seconds(60)
+                settings.flickr.requestDeadline = .seconds(1)
                 settings.flickr.callsPerHour = 100
             },
             metrics: metrics
@@ -359,8 +359,8 @@ struct FlickrTests {
                 ]
             },
             configure: { settings in
-                settings.flickr.totalTimeoutSeconds = 1
-                settings.flickr.requestDeadlineSeconds = 1.5
+                settings.flickr.totalTimeout = .seconds(1)
+                settings.flickr.requestDeadline = .milliseconds(1500)
             }
         ) { flickr, client, records in
             let start = ContinuousClock.now
@@ -639,7 +639,7 @@ struct FlickrTests {
             clock: clock,
             configure: {
                 $0.cache.folder = folder.path
-                $0.cache.maxStaleHours = 1
+                $0.cache.maxStale = .seconds(3600)
             }
         ) { _, client, _ in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")

@@ -20,8 +20,8 @@ struct HTTPTests {
         settings.photos.sources = [.flickr, .stock]  // never beyond loopback: Commons only with a stand-in
         // Every test runs at once in a debug build: a request can wait its turn for seconds. Tests of the deadline set
         // their own; the others must not meet it by chance.
-        settings.flickr.requestDeadlineSeconds = 60
-        settings.cluster.leaseSeconds = 90
+        settings.flickr.requestDeadline = .seconds(60)
+        settings.cluster.lease = .seconds(90)
         return settings
     }
 

@@ -158,7 +158,7 @@ struct LiveServerTests {
     }
 
     @Test func anIdleConnectionIsClosedAfterTheIdleTimeout() async throws {
-        try await Self.withLiveApp(configure: { $0.server.idleTimeoutSeconds = 1 }) { port, _ in
+        try await Self.withLiveApp(configure: { $0.server.idleTimeout = .seconds(1) }) { port, _ in
             let socket = try RawHTTP.connect(port: port)
             defer { RawHTTP.close(socket) }
             // Nothing is sent: the server closes the connection by itself (the read sees end of file, well before the
@@ -170,7 +170,7 @@ struct LiveServerTests {
     }
 
     @Test func aHeadSentTooSlowlyOrAStalledBodyClosesTheConnection() async throws {
-        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeoutSeconds = 1 }) { port, _ in
+        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeout = .seconds(1) }) { port, _ in
             // An unfinished head, its bytes still trickling in: closed after the head timeout, not the idle timeout.
             let trickler = try RawHTTP.connect(port: port)
             defer { RawHTTP.close(trickler) }

@@ -130,7 +130,7 @@ extension LiveServerTests {
     }
 
     @Test func framingIsCheckedAndBodiesAreNotAwaited() async throws {
-        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeoutSeconds = 30 }) { port, _ in
+        try await Self.withLiveApp(configure: { $0.server.requestHeadTimeout = .seconds(30) }) { port, _ in
             let cases: [(String, String, Int)] = [
                 ("no Host", "GET /health HTTP/1.1\r\n\r\n", 400),
                 ("two Host fields", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),

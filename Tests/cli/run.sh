@@ -76,6 +76,25 @@ expect_refusal "empty stock folder refuses to start" "no stock photos" 3 "$BIN" 
 printf '{"photos": {"stockFolder": "%s/missing"}}' "$WORK" > "$WORK/missingstock.json"
 expect_refusal "missing stock folder refuses to start" "does not exist" 3 "$BIN" serve --config "$WORK/missingstock.json"
 
+# --- backdrop config: the effective configuration, each key's source, secrets masked
+printf '{"server": {"port": 1111}, "cluster": {"postgresURL": "postgres://u:FILESECRET@db/x"}}' > "$WORK/print.json"
+printed=$(cd "$WORK" && timeout 30 env FLICKR_API_KEY=KEYSECRET BACKDROP_LOG_LEVEL=debug "$BIN" config --print --config "$WORK/print.json" --host 127.0.0.9 2>&1)
+rc=$?
+if [ $rc -eq 0 ] \
+  && grep -Eq '^server\.host +127\.0\.0\.9 +\(flag --host\)$' <<<"$printed" \
+  && grep -Eq '^server\.logLevel +debug +\(environment BACKDROP_LOG_LEVEL\)$' <<<"$printed" \
+  && grep -Eq "^server\.port +1111 +\(file $WORK/print.json\)$" <<<"$printed" \
+  && grep -Eq '^render\.width +640 +\(default\)$' <<<"$printed" \
+  && grep -Eq '^flickr\.apiKey +\*\*\*\* +\(environment FLICKR_API_KEY\)$' <<<"$printed" \
+  && grep -Eq '^cluster\.postgresURL +postgres://u:\*\*\*\*@db/x +\(file ' <<<"$printed" \
+  && ! grep -q 'SECRET' <<<"$printed" \
+  && [ "$(grep -c '' <<<"$printed")" -eq "$(python3 -c 'import json,sys; print(sum(len(v) for v in json.load(open(sys.argv[1])).values()))' "$ROOT/config.json")" ]; then
+  pass "config --print gives every key of config.json once, with its source (flag, environment, file, default), secrets masked"
+else
+  fail "config --print (exit $rc)" "$printed"
+fi
+expect_refusal "config checks as serve does, naming the variable" "BACKDROP_PORT" 2 env BACKDROP_PORT=eighty "$BIN" config --config "$ROOT/config.json"
+
 # --- a real server: environment overrides the file, the flag overrides the environment
 PORT=$(free_port)
 ENV_PORT=$(free_port)

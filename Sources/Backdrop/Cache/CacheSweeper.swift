@@ -12,21 +12,28 @@ struct CacheSweeper: Service {
     let logger: Logger
 
     /// The disk cache the settings ask for and its sweeper; nil when `cache.folder` is empty (no disk cache).
-    static func make(settings: Settings, openFiles: OpenFileBudget, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) -> CacheSweeper? {
-        guard !settings.cache.folder.isEmpty else { return nil }
+    static func make(
+        settings: Settings.Cache,
+        windowSeconds: Int,
+        openFiles: OpenFileBudget,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) -> CacheSweeper? {
+        guard !settings.folder.isEmpty else { return nil }
         let cache = DiskCache(
-            folder: URL(fileURLWithPath: settings.cache.folder),
-            budgetBytes: settings.cache.maxMB << 20,
-            maxFiles: settings.cache.effectiveMaxFiles,
+            folder: URL(fileURLWithPath: settings.folder),
+            budgetBytes: settings.maxMB << 20,
+            maxFiles: settings.effectiveMaxFiles,
             clock: clock,
             logger: logger,
             metrics: metrics,
             openFiles: openFiles
         )
         let policy = CachePolicy(
-            windowSeconds: settings.photos.windowSeconds,
-            renderLifetime: TimeInterval(settings.cache.expirySeconds),
-            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600)
+            windowSeconds: windowSeconds,
+            renderLifetime: settings.expiry.inSeconds,
+            maxStale: settings.maxStale.inSeconds
         )
         return CacheSweeper(cache: cache, policy: policy, interval: .seconds(60), logger: logger)
     }

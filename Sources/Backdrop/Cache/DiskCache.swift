@@ -29,7 +29,8 @@ actor DiskCache {
     let clock: any WallClock
     let logger: Logger
     let metrics: BackdropMetrics
-    private let thread: DiskIOThread
+    /// Its executor; a service of the application, stopping after the cache's other parts.
+    nonisolated let thread: DiskIOThread
     /// Render files read or written stay open for `sendfile` within this budget; nil keeps none open.
     let openFiles: OpenFileBudget?
     private var index = LRUIndex<String, IndexEntry>()
@@ -38,7 +39,7 @@ actor DiskCache {
     private var subfolders = Set<String>()
     private var failing = false
     /// Whether ``rebuildIndex()`` has run: until then an entry missing from the index may still be on disk.
-    private var indexRebuilt = false
+    private(set) var indexRebuilt = false
     /// The files handed out open for sending, by file name, held weakly: revoked when their entry leaves the index, so
     /// that the budget bounds the disk (a removed file's blocks are freed once no send is under way).
     private var handedOut = [String: [WeakFile]]()
@@ -58,7 +59,7 @@ actor DiskCache {
         logger: Logger,
         metrics: BackdropMetrics = BackdropMetrics(),
         openFiles: OpenFileBudget? = nil,
-        thread: DiskIOThread = .shared
+        thread: DiskIOThread = DiskIOThread()
     ) {
         self.folder = folder
         self.budget = budgetBytes

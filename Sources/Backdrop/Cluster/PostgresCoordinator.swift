@@ -21,20 +21,24 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     let logger: Logger
     let metrics: BackdropMetrics
 
-    init(url: PostgresURL, settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws {
-        self.database = try ClusterDatabase(
-            url: url,
-            timeout: .milliseconds(Int64(settings.cluster.timeoutSeconds * 1000)),
-            logger: logger,
-            metrics: metrics
-        )
-        self.keyHash = String(StableHash.of("flickr-api-key/\(settings.flickr.apiKey)"), radix: 16)
+    /// The coordinator for `flickr`'s key and budget, through the database `cluster` names.
+    init(
+        url: PostgresURL,
+        cluster: Settings.Cluster,
+        flickr: Settings.Flickr,
+        windowSeconds: Int,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) throws {
+        self.database = try ClusterDatabase(url: url, timeout: cluster.timeout, logger: logger, metrics: metrics)
+        self.keyHash = String(StableHash.of("flickr-api-key/\(flickr.apiKey)"), radix: 16)
         self.holder = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: 0...UInt32.max))"
-        self.callsPerHour = settings.flickr.callsPerHour
-        self.leaseSeconds = settings.cluster.leaseSeconds
-        self.windowSeconds = settings.photos.windowSeconds
+        self.callsPerHour = flickr.callsPerHour
+        self.leaseSeconds = cluster.lease.inSeconds
+        self.windowSeconds = windowSeconds
         self.alone = LocalCoordinator(
-            callsPerHour: max(1, settings.flickr.callsPerHour / settings.cluster.expectedReplicas),
+            callsPerHour: max(1, flickr.callsPerHour / cluster.expectedReplicas),
             clock: clock,
             metrics: metrics
         )
@@ -59,9 +63,24 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
     }
 
     /// The coordinator the settings ask for: PostgreSQL when `cluster.postgresURL` is set, else a replica alone.
-    static func make(settings: Settings, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws -> PostgresCoordinator? {
-        try Settings.postgresURL(settings.cluster.postgresURL).map {
-            try PostgresCoordinator(url: $0, settings: settings, clock: clock, logger: logger, metrics: metrics)
+    static func make(
+        cluster: Settings.Cluster,
+        flickr: Settings.Flickr,
+        windowSeconds: Int,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) throws -> PostgresCoordinator? {
+        try Settings.postgresURL(cluster.postgresURL).map {
+            try PostgresCoordinator(
+                url: $0,
+                cluster: cluster,
+                flickr: flickr,
+                windowSeconds: windowSeconds,
+                clock: clock,
+                logger: logger,
+                metrics: metrics
+            )
         }
     }
 

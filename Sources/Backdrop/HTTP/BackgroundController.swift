@@ -20,16 +20,25 @@ package struct BackgroundController: Sendable {
     let clients: ClientAddress
     let metrics: BackdropMetrics
 
-    /// The controller as the settings describe it.
-    init(settings: Settings, backgrounds: Backgrounds, clock: any WallClock, metrics: BackdropMetrics) {
+    /// The controller as the settings describe it: cells and windows from `photos`, answers' lifetimes from `cache`,
+    /// what a request leaves out from `defaults`.
+    init(
+        photos: Settings.Photos,
+        cache: Settings.Cache,
+        defaults: RenderSpec,
+        clients: ClientAddress,
+        backgrounds: Backgrounds,
+        clock: any WallClock,
+        metrics: BackdropMetrics
+    ) {
         self.backgrounds = backgrounds
         self.clock = clock
-        self.geohashPrecision = settings.photos.geohashPrecision
-        self.windowSeconds = settings.photos.windowSeconds
-        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? settings.cache.fallbackMaxAgeSeconds : nil
-        self.staleWhileRevalidate = settings.cache.staleWhileRevalidateSeconds
-        self.defaults = settings.renderDefaults
-        self.clients = settings.server.clientAddress
+        self.geohashPrecision = photos.geohashPrecision
+        self.windowSeconds = photos.windowSeconds
+        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? cache.fallbackMaxAge.wholeSeconds : nil
+        self.staleWhileRevalidate = cache.staleWhileRevalidate.wholeSeconds
+        self.defaults = defaults
+        self.clients = clients
         self.metrics = metrics
     }
 

@@ -12,8 +12,14 @@ struct PhotoSupply {
     let services: [any Service]
     let announcements: [(level: Logger.Level, text: String)]
 
+    /// The sources `photos` names, Flickr and Commons as their sections say; each shares `shared`, and a keyless
+    /// source's budget is split among `expectedReplicas` while the database is away.
     static func make(
-        settings: Settings,
+        photos: Settings.Photos,
+        flickr: Settings.Flickr,
+        commons: Settings.Commons,
+        shared: NearbyPhotoSource.Shared,
+        expectedReplicas: Int,
         stock: StockPhotoSource,
         store: (any PhotoStore)?,
         coordinator: any ClusterCoordinator,
@@ -25,24 +31,25 @@ struct PhotoSupply {
         var source: any PhotoSource = stock
         var services = [any Service]()
         var announcements = [(level: Logger.Level, text: String)]()
-        for name in settings.photos.sources.reversed() {
+        for name in photos.sources.reversed() {
             switch name {
             case .stock:
                 continue
             case .commons:
-                let http = Self.client(connectTimeout: settings.commons.connectTimeoutSeconds)
+                let http = Self.client(connectTimeout: commons.connectTimeout)
                 services.append(HTTPClientService(client: http))
                 let budget: any ClusterCoordinator =
                     postgres.map {
                         PostgresCoordinator(
                             sharing: $0,
                             budget: "commons",
-                            callsPerHour: settings.commons.callsPerHour,
-                            expectedReplicas: settings.cluster.expectedReplicas
+                            callsPerHour: commons.callsPerHour,
+                            expectedReplicas: expectedReplicas
                         )
-                    } ?? LocalCoordinator(callsPerHour: settings.commons.callsPerHour, clock: clock, metrics: metrics)
+                    } ?? LocalCoordinator(callsPerHour: commons.callsPerHour, clock: clock, metrics: metrics)
                 source = NearbyPhotoSource.commons(
-                    settings: settings,
+                    settings: commons,
+                    shared: shared,
                     http: http,
                     next: source,
                     store: store,
@@ -52,18 +59,20 @@ struct PhotoSupply {
                     metrics: metrics
                 )
                 announcements.append((.notice, "serving Wikimedia Commons photos near each place (no key needed)"))
-                if !settings.commons.hasOwnContact {
+                if !commons.hasOwnContact {
                     announcements.append((.warning, "commons.userAgent names only the project: put your own contact in it, as Wikimedia asks"))
                 }
             case .flickr:
-                guard !settings.flickr.apiKey.isEmpty else {
+                guard !flickr.apiKey.isEmpty else {
                     announcements.append((.warning, "no Flickr API key configured: Flickr is not asked"))
                     continue
                 }
-                let http = Self.client(connectTimeout: settings.flickr.connectTimeoutSeconds)
+                let http = Self.client(connectTimeout: flickr.connectTimeout)
                 services.append(HTTPClientService(client: http))
                 source = NearbyPhotoSource.flickr(
-                    settings: settings,
+                    settings: flickr,
+                    windowSeconds: photos.windowSeconds,
+                    shared: shared,
                     http: http,
                     next: source,
                     store: store,
@@ -81,10 +90,10 @@ struct PhotoSupply {
 
     /// An HTTP client for one source: no redirects followed by itself (downloads check each hop), and no automatic
     /// spans (they would record full URLs, a key among them, and send `traceparent` upstream).
-    private static func client(connectTimeout: Double) -> HTTPClient {
+    private static func client(connectTimeout: Duration) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000)))
+            timeout: .init(connect: TimeAmount(connectTimeout))
         )
         configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)

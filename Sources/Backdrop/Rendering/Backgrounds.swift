@@ -30,25 +30,31 @@ package struct Backgrounds: Sendable {
         self.metrics = metrics
     }
 
-    /// As the settings describe it, with its render queue, renderer and render cache (kept on `disk` too, if given).
-    init(settings: Settings, photos: any PhotoSource, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
-        let gate = RenderGate(
-            maxWait: .milliseconds(settings.render.maxQueueWaitMs),
-            maxJobs: settings.render.effectiveMaxPending,
-            workers: settings.render.effectiveWorkers
-        )
+    /// As the settings describe it, with its render queue and renderer (`render`, decoding within `images`) and
+    /// render cache (`cache`, kept on `disk` too, if given); `photos` waited on for `upstreamDeadline` at most.
+    init(
+        render: Settings.Render,
+        images: Settings.Images,
+        cache: Settings.Cache,
+        photos: any PhotoSource,
+        upstreamDeadline: Duration,
+        disk: DiskCache?,
+        clock: any WallClock,
+        metrics: BackdropMetrics
+    ) {
+        let gate = RenderGate(maxWait: render.maxQueueWait, maxJobs: render.effectiveMaxPending, workers: render.effectiveWorkers)
         self.init(
             photos: photos,
             renderer: Renderer(
-                encoders: settings.render.encoders,
-                limits: settings.images.limits,
-                memoryBudget: settings.render.preparedImagesMemoryMB << 20,
+                encoders: render.encoders,
+                limits: images.limits,
+                memoryBudget: render.preparedImagesMemoryMB << 20,
                 gate: gate,
                 metrics: metrics
             ),
-            renders: RenderCache(memoryBudget: settings.cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics),
-            previewsMemory: settings.cache.previewsMemoryMB << 20,
-            upstreamDeadline: .milliseconds(Int64(settings.flickr.requestDeadlineSeconds * 1000)),
+            renders: RenderCache(memoryBudget: cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics),
+            previewsMemory: cache.previewsMemoryMB << 20,
+            upstreamDeadline: upstreamDeadline,
             metrics: metrics
         )
     }

@@ -39,6 +39,29 @@ enum JSONValue: Decodable, Equatable {
 }
 
 extension JSONValue {
+    /// The configuration file's top-level object, parsed strictly: invalid JSON, a key given twice and a top level
+    /// that is not an object fail, naming `source` or the key.
+    static func strictObject(_ data: Data, source: String) throws -> [String: JSONValue] {
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigError(key: "", "\(source) is not valid JSON (\(Self.describe(error)))")
+        }
+        if let duplicate = Self.firstDuplicateKey(in: data) {
+            throw ConfigError(key: duplicate, "is given twice in \(source)")
+        }
+        guard case .object(let root) = json else { throw ConfigError(key: "(top level)", "must be an object, got \(json.typeName)") }
+        return root
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return (context.underlyingError.map { "\($0)" } ?? context.debugDescription).prefix(200).description
+        }
+        return "\(error)".prefix(200).description
+    }
+
     /// The dotted path of the first key that appears twice in one object of `data` (`server.port`), or nil. JSON
     /// decoders keep one of the two silently; a config file that says a setting twice is a mistake to name. Run on text
     /// that parses as JSON (so it need not check the grammar).

@@ -104,8 +104,8 @@ extension HTTPServerBuilder {
         .init { responder in
             BackdropHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),
-                idleTimeout: .seconds(Int64(settings.idleTimeoutSeconds)),
-                requestTimeout: .seconds(Int64(settings.requestHeadTimeoutSeconds)),
+                idleTimeout: TimeAmount(settings.idleTimeout),
+                requestTimeout: TimeAmount(settings.requestHeadTimeout),
                 metrics: metrics
             )
         }

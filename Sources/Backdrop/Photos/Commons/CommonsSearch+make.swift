@@ -7,7 +7,8 @@ extension NearbyPhotoSource {
     /// Wikimedia Commons as it runs: its API and `upload.wikimedia.org` through `http`, with the configured limits;
     /// `next` when it cannot serve.
     static func commons(
-        settings: Settings,
+        settings commons: Settings.Commons,
+        shared: Shared,
         http: HTTPClient,
         next: any PhotoSource,
         store: (any PhotoStore)?,
@@ -16,8 +17,7 @@ extension NearbyPhotoSource {
         logger: Logger,
         metrics: BackdropMetrics
     ) -> NearbyPhotoSource {
-        let commons = settings.commons
-        let total = TimeAmount.milliseconds(Int64(commons.totalTimeoutSeconds * 1000))
+        let total = TimeAmount(commons.totalTimeout)
         let downloader = ImageDownloader(
             http: http,
             policy: ImageHostPolicy(extraHosts: commons.extraImageHosts, domains: ["upload.wikimedia.org"], name: "Wikimedia"),
@@ -34,7 +34,7 @@ extension NearbyPhotoSource {
             search: search,
             downloader: downloader,
             downloadCacheMB: commons.downloadCacheMB,
-            settings: settings,
+            shared: shared,
             next: next,
             store: store,
             coordinator: coordinator,

@@ -7,7 +7,9 @@ extension NearbyPhotoSource {
     /// Flickr as it runs: its REST API and image hosts through `http`, with the configured limits; `next` when it
     /// cannot serve.
     static func flickr(
-        settings: Settings,
+        settings flickr: Settings.Flickr,
+        windowSeconds: Int,
+        shared: Shared,
         http: HTTPClient,
         next: any PhotoSource,
         store: (any PhotoStore)?,
@@ -16,31 +18,31 @@ extension NearbyPhotoSource {
         logger: Logger,
         metrics: BackdropMetrics
     ) -> NearbyPhotoSource {
-        let total = TimeAmount.milliseconds(Int64(settings.flickr.totalTimeoutSeconds * 1000))
+        let total = TimeAmount(flickr.totalTimeout)
         let search = FlickrSearch(
-            settings: settings.flickr,
+            settings: flickr,
             searcher: FlickrRESTClient(
                 http: http,
-                endpoint: settings.flickr.endpoint,
-                apiKey: settings.flickr.apiKey,
+                endpoint: flickr.endpoint,
+                apiKey: flickr.apiKey,
                 timeout: total,
-                allowedLicenses: settings.flickr.allowedLicenses
+                allowedLicenses: flickr.allowedLicenses
             ),
-            windowSeconds: settings.photos.windowSeconds,
+            windowSeconds: windowSeconds,
             clock: clock,
             metrics: metrics
         )
         let downloader = ImageDownloader(
             http: http,
-            policy: ImageHostPolicy(extraHosts: settings.flickr.extraImageHosts),
-            maxBytes: settings.flickr.maxDownloadMB << 20,
+            policy: ImageHostPolicy(extraHosts: flickr.extraImageHosts),
+            maxBytes: flickr.maxDownloadMB << 20,
             timeout: total
         )
         return NearbyPhotoSource(
             search: search,
             downloader: downloader,
-            downloadCacheMB: settings.flickr.downloadCacheMB,
-            settings: settings,
+            downloadCacheMB: flickr.downloadCacheMB,
+            shared: shared,
             next: next,
             store: store,
             coordinator: coordinator,

@@ -2,13 +2,21 @@ import Foundation
 import Logging
 
 extension NearbyPhotoSource {
+    /// What every nearby source shares from the settings: how stale a photo may be served (`cache.maxStaleHours`), the
+    /// denylist (`photos.deny`) and how many cells' search results are kept (`flickr.cellCacheEntries`).
+    struct Shared {
+        let maxStale: Duration
+        let deny: PhotoDenylist
+        let cellCacheEntries: Int
+    }
+
     /// A source as it runs: `search`, its images fetched by `downloader` (`downloadCacheMB` of them kept in memory), with
-    /// the service's stale limit, denylist and cell cache; `next` when it cannot serve.
+    /// the `shared` limits; `next` when it cannot serve.
     init(
         search: any NearbySearch,
         downloader: any ImageDownloading,
         downloadCacheMB: Int,
-        settings: Settings,
+        shared: Shared,
         next: any PhotoSource,
         store: (any PhotoStore)?,
         coordinator: any ClusterCoordinator,
@@ -21,10 +29,10 @@ extension NearbyPhotoSource {
             downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: downloadCacheMB, metrics: metrics),
             next: next,
             store: store,
-            maxStale: TimeInterval(settings.cache.maxStaleHours * 3600),
-            deny: PhotoDenylist(settings.photos.deny),
+            maxStale: shared.maxStale.inSeconds,
+            deny: shared.deny,
             coordinator: coordinator,
-            cacheEntries: settings.flickr.cellCacheEntries,
+            cacheEntries: shared.cellCacheEntries,
             clock: clock,
             logger: logger,
             metrics: metrics

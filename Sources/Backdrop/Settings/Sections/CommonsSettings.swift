@@ -1,0 +1,61 @@
+import Foundation
+
+/// The names `photos.sources` takes.
+package enum PhotoSourceName: String, Sendable, Equatable, CaseIterable {
+    case flickr, commons, stock
+}
+
+extension Settings {
+    /// Wikimedia Commons, searched with no key (``CommonsSearch``).
+    package struct Commons: Sendable, Equatable {
+        package var endpoint = "https://commons.wikimedia.org/w/api.php"
+        /// Who calls, as Wikimedia's policy asks: a name and a way to reach whoever runs this instance. Operators put
+        /// their own contact in it. Every call sends it followed by `Backdrop/<version>` (``headerValue``).
+        package var userAgent = "Backdrop (https://github.com/backdrop-photos/backdrop; operators: put your contact in commons.userAgent)"
+        /// The first radius searched; it widens up to Commons' limit of 10 km.
+        package var radiusKm = 2.0
+        /// API calls a replica (or, sharing a database, all of them) makes in an hour at most.
+        package var callsPerHour = 600
+        /// `connectTimeoutSeconds`.
+        package var connectTimeout = Duration.seconds(5)
+        /// One call's whole time, its body read (`totalTimeoutSeconds`).
+        package var totalTimeout = Duration.seconds(15)
+        package var maxDownloadMB = 20
+        /// Image hosts allowed besides `upload.wikimedia.org` (tests, mirrors).
+        package var extraImageHosts: [String] = []
+        package var downloadCacheMB = 64
+
+        package init() {}
+
+        /// Whether the operator has said who runs this instance (the default names only the project).
+        var hasOwnContact: Bool { !self.userAgent.contains("operators: put your contact") }
+
+        /// The `User-Agent` header: the operator's name and contact, then the software and its version.
+        var headerValue: String { "\(self.userAgent) Backdrop/\(Backdrop.version)" }
+    }
+}
+
+extension Settings.Commons: SettingsSection {
+    static let name = "commons"
+
+    mutating func read(_ section: inout SectionReader) throws {
+        self.endpoint = try section.string("endpoint", default: self.endpoint, allowEmpty: false, check: Settings.checkHTTPURL)
+        self.userAgent = try section.string(
+            "userAgent",
+            default: self.userAgent,
+            allowEmpty: false,
+            check: { agent in
+                guard agent.utf8.count <= 300, agent.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                    throw Invalid("must be printable ASCII of at most 300 characters")
+                }
+            }
+        )
+        self.radiusKm = try section.double("radiusKm", default: self.radiusKm, in: 0.01...10)
+        self.callsPerHour = try section.int("callsPerHour", default: self.callsPerHour, in: 1...36000)
+        self.connectTimeout = try section.duration("connectTimeoutSeconds", default: self.connectTimeout, unit: .seconds, in: 0.1...60, whole: false)
+        self.totalTimeout = try section.duration("totalTimeoutSeconds", default: self.totalTimeout, unit: .seconds, in: 0.1...120, whole: false)
+        self.maxDownloadMB = try section.int("maxDownloadMB", default: self.maxDownloadMB, in: 1...200)
+        self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
+        self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 0...4096)
+    }
+}

@@ -1,0 +1,47 @@
+extension Settings {
+    /// `photos`: where photos come from and how long a cell keeps one.
+    package struct Photos: Sendable, Equatable {
+        package var stockFolder = "StockPhotos"
+        package var geohashPrecision = 5
+        /// Length of the window during which a cell keeps its photo. A whole number of seconds, not a `Duration`: it is
+        /// the unit of the cell-window arithmetic (a window's number is Unix time divided by it).
+        package var windowSeconds = 900
+        /// Photo ids and owner ids never to serve (``PhotoDenylist``).
+        package var deny: [String] = []
+        /// Where photos come from, in order: each stands in when the one before cannot serve. `flickr` is used only
+        /// with a key; `stock` must come last.
+        package var sources: [PhotoSourceName] = [.flickr, .commons, .stock]
+
+        package init() {}
+    }
+}
+
+extension Settings.Photos: SettingsSection {
+    static let name = "photos"
+
+    mutating func read(_ section: inout SectionReader) throws {
+        self.stockFolder = try section.folder("stockFolder", default: self.stockFolder, env: "BACKDROP_STOCK_FOLDER")
+        self.geohashPrecision = try section.int("geohashPrecision", default: self.geohashPrecision, in: 1...12)
+        self.windowSeconds = try section.int("windowSeconds", default: self.windowSeconds, in: 60...86400)
+        let names = try section.list("sources", default: self.sources, env: ["BACKDROP_PHOTO_SOURCES"], show: \.rawValue) { name in
+            guard let source = PhotoSourceName(rawValue: name) else {
+                throw Invalid("\"\(name.prefix(40))\" is not a source: use flickr, commons and stock (each once, stock last)")
+            }
+            return source
+        }
+        guard Set(names).count == names.count, names.last == .stock else {
+            throw ConfigError(
+                key: section.source(of: "sources")?.errorName(key: section.name("sources")) ?? section.name("sources"),
+                "must name each source once and end with \"stock\", got \(names.map(\.rawValue))"
+            )
+        }
+        self.sources = names
+        self.deny = try section.strings("deny", default: self.deny) { name in
+            guard PhotoDenylist.isName(name) else {
+                throw Invalid(
+                    "entries are photo ids (\"flickr-53012345678\", \"stock-003\") or owner ids (\"12345678@N00\"): 1 to 100 characters, no spaces; got \"\(name.prefix(60))\""
+                )
+            }
+        }
+    }
+}
