@@ -111,6 +111,76 @@ struct AdmissionTests {
         for job in queued { try await job.value }
     }
 
+    @Test func retryAfterIsTheExpectedWaitRoundedUp() async throws {
+        let pool = Self.pool()
+        let gate = RenderGate(maxWait: .seconds(2), maxJobs: 1000, workers: 1, pool: pool)
+        let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        try await waitUntil("the first job to run") { gate.load.running > 0 }
+        // Each queued job is estimated at 0.3 ms + 50 MP x 18 ms: 0.9003 s. Three fit in the 2-s budget; the fourth
+        // would wait 2.7 s behind them (plus what is left of the first job's 0.3 ms), so it is refused with 3.
+        let big = 50_000_000
+        let each = RenderCosts().estimate(.encode(.png), pixels: big)
+        var queued = [Task<Void, any Error>]()
+        for index in 0..<3 {
+            queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RenderClient("flood")) {} })
+            try await waitUntil("flood job \(index) to queue") { gate.load.queued == index + 1 }
+        }
+        let refused = await #expect(throws: RenderBusy.self) {
+            try await gate.run(.encode(.png), pixels: big, client: RenderClient("flood")) {}
+        }
+        let expected = Int(((each * 3) / .seconds(1)).rounded(.up))
+        #expect(expected == 3 && refused?.retryAfter == expected, "Retry-After \(refused?.retryAfter ?? 0), expected wait \(each * 3)")
+        // Another client waits for one of the flood's jobs, not three: admitted.
+        queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RenderClient("polite")) {} })
+        try await waitUntil("the polite job to queue") { gate.load.queued == 4 }
+        latch.release()
+        try await holder.value
+        for job in queued { try await job.value }
+    }
+
+    @Test func theCostModelLearnsThisMachinesTimes() async throws {
+        var costs = RenderCosts()
+        let megapixel = 1_000_000
+        func near(_ a: Duration, _ b: Duration) -> Bool { abs((a - b) / .seconds(1)) < 1e-9 }
+        #expect(near(costs.estimate(.encode(.png), pixels: megapixel), .microseconds(300) + .milliseconds(18)))
+        for _ in 0..<40 { costs.learn(.encode(.png), pixels: megapixel, took: .microseconds(300) + .milliseconds(100)) }
+        let learned = costs.estimate(.encode(.png), pixels: megapixel)
+        #expect(learned > .milliseconds(100) && learned < .milliseconds(101), "\(learned)")
+        #expect(near(costs.estimate(.encode(.jpeg), pixels: megapixel), .microseconds(300) + .milliseconds(22)), "each kind of work alone")
+        costs.learn(.preview, pixels: 1000, took: .seconds(10))
+        #expect(near(costs.estimate(.preview, pixels: megapixel), .microseconds(300) + .milliseconds(4)), "tiny jobs teach nothing")
+
+        // Through the gate: jobs of 1 MP that take 100 ms here make the next ones' expected wait count 100 ms each,
+        // so a 450-ms budget admits five behind a running job instead of the 24 the first estimate (18 ms) would.
+        let pool = Self.pool()
+        let gate = RenderGate(maxWait: .milliseconds(450), maxJobs: 1000, workers: 1, pool: pool)
+        for _ in 0..<12 {
+            try await gate.run(.encode(.png), pixels: megapixel, client: RenderClient("a")) { usleep(100_000) }  // the work
+        }
+        let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        try await waitUntil("the holding job to run") { gate.load.running > 0 }
+        var queued = [Task<Void, any Error>]()
+        while queued.count < 30 {
+            let finished = Counter()
+            let job = Task {
+                defer { finished.increment() }
+                _ = try await gate.run(.encode(.png), pixels: megapixel, client: RenderClient("b")) {}
+            }
+            try await waitUntil("a job to queue or be refused") { gate.load.queued > queued.count || finished.value != 0 }
+            guard gate.load.queued > queued.count else { break }
+            queued.append(job)
+        }
+        // 100 ms a job learned from sleeps that may overrun under load: between 3 and 5 fit, never 24.
+        #expect((3...5).contains(queued.count), "\(queued.count) jobs admitted")
+        latch.release()
+        try await holder.value
+        for job in queued { try await job.value }
+    }
+
     @Test func aWaitingJobWhoseTaskIsCancelledLeavesTheQueue() async throws {
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
@@ -130,7 +200,7 @@ struct AdmissionTests {
     }
 
     @Test func theRenderQueueBoundIsGenerousUnlessSet() {
-        #expect(Settings().render.maxQueueWaitMs == 1000)
+        #expect(Settings().render.maxQueueWait == .milliseconds(1000))
         #expect(Settings().render.effectiveMaxPending >= 1000, "only the expected wait decides for real renders")
         var settings = Settings()
         settings.render.maxPending = 5
