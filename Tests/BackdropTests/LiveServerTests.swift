@@ -16,8 +16,10 @@ struct LiveServerTests {
 
     /// Every response a router middleware saw: method, path and status.
     final class Seen: Sendable {
-        fileprivate let responses = Mutex<[(method: String, path: String, status: Int)]>([])
-        var all: [(method: String, path: String, status: Int)] { self.responses.withLock { $0 } }
+        fileprivate let responses = Mutex<[(method: String, path: String, status: Int, target: String)]>([])
+        var all: [(method: String, path: String, status: Int, target: String)] { self.responses.withLock { $0 } }
+        /// The targets (path and query) of the backgrounds answered 200, in the order they were answered.
+        var served: [String] { self.all.filter { $0.path == "/background" && $0.status == 200 }.map(\.target) }
         var witness: Witness { Witness(seen: self) }
     }
 
@@ -28,7 +30,9 @@ struct LiveServerTests {
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             let response = try await next(request, context)
-            self.seen.responses.withLock { $0.append((request.method.rawValue, request.uri.path, Int(response.status.code))) }
+            self.seen.responses.withLock {
+                $0.append((request.method.rawValue, request.uri.path, Int(response.status.code), request.uri.description))
+            }
             return response
         }
     }

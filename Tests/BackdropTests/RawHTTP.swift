@@ -42,6 +42,30 @@ enum RawHTTP {
         return try requests.map { request in try reader.response(bodyless: request.method == "HEAD") }
     }
 
+    /// Sends `request` on a new connection to 127.0.0.1:`port` made from the address `source` (any of 127.0.0.0/8),
+    /// and reads its response.
+    static func exchange(port: Int, from source: String, _ method: String, _ target: String, _ headers: [String] = []) throws -> Response {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket failed") }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func address(_ text: String, _ port: Int) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, text, &address.sin_addr)
+            return address
+        }
+        var local = address(source, 0)
+        var remote = address("127.0.0.1", port)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, size) } }) == 0,
+            withUnsafePointer(to: &remote, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, size) } }) == 0
+        else { throw Failure(description: "cannot connect to 127.0.0.1:\(port) from \(source): \(String(cString: strerror(errno)))") }
+        return try self.request(on: socket, method, target, headers)
+    }
+
     static func connect(port: Int) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -42,7 +42,12 @@ package struct Backgrounds: Sendable {
         clock: any WallClock,
         metrics: BackdropMetrics
     ) {
-        let gate = RenderGate(maxWait: render.maxQueueWait, maxJobs: render.effectiveMaxPending, workers: render.effectiveWorkers)
+        let gate = RenderGate(
+            maxWait: render.maxQueueWait,
+            maxJobs: render.effectiveMaxPending,
+            workers: render.effectiveWorkers,
+            metrics: metrics
+        )
         self.init(
             photos: photos,
             renderer: Renderer(

@@ -51,14 +51,28 @@ final class RenderGate: Sendable {
     private let maxJobs: Int
     private let pool: NIOThreadPool
     private let state: Mutex<State>
+    private let metrics: BackdropMetrics?
 
-    /// `pool` defaults to the process's pool of `workers` threads (``RenderThreads``).
-    package init(maxWait: Duration, maxJobs: Int, workers: Int = NIOCore.System.coreCount, pool: NIOThreadPool? = nil) {
+    /// `pool` defaults to the process's pool of `workers` threads (``RenderThreads``); `metrics` shows the queue.
+    package init(
+        maxWait: Duration,
+        maxJobs: Int,
+        workers: Int = NIOCore.System.coreCount,
+        pool: NIOThreadPool? = nil,
+        metrics: BackdropMetrics? = nil
+    ) {
         self.workers = max(1, workers)
         self.maxWait = maxWait
         self.maxJobs = max(1, maxJobs)
         self.pool = pool ?? RenderThreads.pool(workers: self.workers)
         self.state = Mutex(State())
+        self.metrics = metrics
+    }
+
+    /// Publishes the queue's length and the jobs running (`backdrop_render_jobs{state}`), under the lock that changed
+    /// them, so that the gauges never go back to an older state.
+    private func publish(_ state: borrowing State) {
+        self.metrics?.renderJobs(queued: state.queued, running: state.running.count)
     }
 
     /// Runs `body` on the pool once admitted and its turn has come; throws ``RenderBusy`` when the queue is too long
@@ -81,6 +95,7 @@ final class RenderGate: Sendable {
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if state.running.count < self.workers, state.queued == 0 {
                         state.running[id] = (ContinuousClock.now, cost)
+                        self.publish(state)
                         return .success(())
                     }
                     let wait = state.expectedWait(for: client, workers: self.workers)
@@ -88,12 +103,16 @@ final class RenderGate: Sendable {
                         return .failure(RenderBusy(retryAfter: max(1, Int((wait / .seconds(1)).rounded(.up)))))
                     }
                     state.enqueue(Job(id: id, client: client, cost: cost, continuation: continuation))
+                    self.publish(state)
                     return nil
                 }
                 if let decided { continuation.resume(with: decided) }
             }
         } onCancel: {
-            self.state.withLock { $0.removeQueued(id) }?.resume(throwing: CancellationError())
+            self.state.withLock { state in
+                defer { self.publish(state) }
+                return state.removeQueued(id)
+            }?.resume(throwing: CancellationError())
         }
         let started = ContinuousClock.now
         if started - queued >= .milliseconds(1), RequestTrace.current != nil {
@@ -107,6 +126,7 @@ final class RenderGate: Sendable {
             let next = self.state.withLock { state in
                 state.running[id] = nil
                 state.costs.learn(work, pixels: pixels, took: elapsed)
+                defer { self.publish(state) }
                 return state.dispatch(workers: self.workers)
             }
             for job in next { job.resume() }

@@ -67,6 +67,12 @@ package struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.cache.\(event.rawValue).total", dimensions: [("kind", kind)], factory: self.factory).increment()
     }
 
+    /// The render queue now: jobs waiting for a worker, and jobs running.
+    func renderJobs(queued: Int, running: Int) {
+        Gauge(label: "backdrop.render.jobs", dimensions: [("state", "queued")], factory: self.factory).record(queued)
+        Gauge(label: "backdrop.render.jobs", dimensions: [("state", "running")], factory: self.factory).record(running)
+    }
+
     func cacheBytes(kind: String, bytes: Int) {
         Gauge(label: "backdrop.cache.bytes", dimensions: [("kind", kind)], factory: self.factory).record(bytes)
     }
