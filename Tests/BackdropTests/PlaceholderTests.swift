@@ -20,12 +20,17 @@ struct PlaceholderTests {
     }
 
     // Pinned from the reference encoders on the same pixels: evanw/thumbhash's js/thumbhash.js under node
-    // (Tests/support/thumbhash_reference.mjs) and the blurhash package on PyPI (1.1.5).
+    // (Tests/support/thumbhash_reference.mjs) and the blurhash package on PyPI (1.1.5), by Tools/placeholder_vectors.py.
     @Test(
         "ThumbHash writes the reference encoder's bytes",
         arguments: [
             (37, 23, "HwgKPJpwhndweIZ3V4aBgAj4eA=="),
             (23, 37, "H/gJPBpwBnd4eHaFdniAgQj4dw=="),
+            // Square, 3:1, 1:3 and 4:1: past 2.8:1 the short side's luminance components meet the floor of three.
+            (32, 32, "4AcKNxqAdndwd4h4aGdndniHBwd4gI8H"),
+            (60, 20, "4PcJOpqAh4dweIiHgYAI+Hg="),
+            (20, 60, "4AcKOhqAcIeId4iHgIEI+Hc="),
+            (100, 25, "3/cJOppwhneAh3h3gHAI+Hg="),
         ]
     )
     func thumbHashMatchesTheReference(_ width: Int, _ height: Int, _ expected: String) {
@@ -39,6 +44,14 @@ struct PlaceholderTests {
             (37, 23, 3, 4, "T$Hewc2pwwl~WUjvgHfgfOn,Wqjr"),
             (23, 37, 4, 3, "L$HoE|2twvbbl_aejqe=gIflfOfh"),
             (23, 37, 3, 4, "T$HoE|2twvl_aejqgIflfOnia^jn"),
+            (32, 32, 4, 3, "L$HetW2qwyX3l{WDjre:gKfhfSfe"),
+            (32, 32, 3, 4, "T$HetW2qwyl{WDjrgKfhfSnhWojo"),
+            (60, 20, 4, 3, "L$HVF@2W$5SgqRWUjtaxgJfgfRfg"),
+            (60, 20, 3, 4, "T$HVF@2W$5qRWUjtgJfgfRsEWpjt"),
+            (20, 60, 4, 3, "L$HoB[2?wxbvhnaejqe;gcfjfRfj"),
+            (20, 60, 3, 4, "T$HoB[2?wxhnaejqgcfjfRi~axjq"),
+            (100, 25, 4, 3, "L%HVF?2W$4Sdl}WXjsa#gIfOfPfO"),
+            (100, 25, 3, 4, "T%HVF?2W$4l}WXjsgIfOfPnmWoju"),
         ]
     )
     func blurHashMatchesTheReference(_ width: Int, _ height: Int, _ x: Int, _ y: Int, _ expected: String) {
