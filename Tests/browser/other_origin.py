@@ -44,10 +44,10 @@ element.addEventListener("backdrop-error", (e) => seen.errors.push(e.detail.mess
 
 class Site:
     """The other origin: `/` uses the component's defaults, `/dead` points its src at a port nobody listens on,
-    `/slash` at Backdrop written with a trailing slash."""
+    `/slash` at Backdrop written with a trailing slash; `more` adds pages by path."""
 
-    def __init__(self, backdrop):
-        pages = {"/": PAGE.format(extra="", backdrop=backdrop),
+    def __init__(self, backdrop, more=None):
+        pages = {**(more or {}), "/": PAGE.format(extra="", backdrop=backdrop),
                  "/dead": PAGE.format(extra=f'src="http://127.0.0.1:{free_port()}"', backdrop=backdrop),
                  "/slash": PAGE.format(extra=f'src="{backdrop}/"', backdrop=backdrop),
                  "/bad-target": PAGE.format(extra='scroll-target="[["', backdrop=backdrop)}

@@ -19,6 +19,7 @@ from backdrop_server import BackdropServer  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
 from chromium import SHADOW, browser, console_errors, opacity_after_scroll, wait_for  # noqa: E402
 from other_origin import other_origin  # noqa: E402
+from component_promises import component_promises  # noqa: E402
 
 
 
@@ -160,6 +161,8 @@ def main():
                 driver.quit()
         print("browser: <backdrop-background> on a page of another origin")
         other_origin(server, output)
+        print("browser: the component's promises over time, on a page whose clock the test moves")
+        component_promises(server, output)
     with BackdropServer(binary, flickr=False, commons=True, log=os.path.join(output, "backdrop-browser-commons.log")) as server:
         driver = browser()
         try:

@@ -6,7 +6,9 @@ whose files are served under /wikipedia/ (thumbnails in the standard widths only
 usage: flickr_standin.py PHOTO.jpg...   (prints "port N" once listening; stops on SIGTERM or stdin EOF)
 Each searched point gets 5 results with ids derived from its coordinates, so every cell downloads its own photo, each with
 the ranking's extras (date taken, tags, geo, views, original size) in the mixed forms real answers have;
-photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N, "points": {"LAT,LON": N}}.
+photos are served from the given files in turn. GET /stats answers {"searches": N, "downloads": N, "points": {"LAT,LON": N},
+"requests": N, "tracing_headers": [...]}: every request but /stats and /control, and any traceparent, tracestate or
+baggage header one carried.
 GET /control?hang=1 makes searches hang (until /control?hang=0, or 60 s), as a Flickr that stopped answering would.
 GET /control?mode=failing|empty|rejected|normal makes searches answer Flickr's code 105 (service unavailable), no
 results, or code 100 (invalid API key), as Flickr does, until mode=normal.
@@ -29,7 +31,8 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0}
+COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "requests": 0, "tracing_headers": []}
+TRACING_HEADERS = ("traceparent", "tracestate", "baggage")
 LOCK = threading.Lock()
 ANSWERING = threading.Event()
 ANSWERING.set()
@@ -54,6 +57,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         url = urlparse(self.path)
+        if url.path not in ("/stats", "/control"):
+            # What reaches an upstream: Flickr and the image hosts must never be sent the W3C trace headers.
+            with LOCK:
+                COUNTS["requests"] += 1
+                COUNTS["tracing_headers"] += [f"{name} on {url.path}" for name in TRACING_HEADERS if self.headers.get(name) is not None]
         if url.path == "/services/rest/":
             q = {k: v[0] for k, v in parse_qs(url.query).items()}
             with LOCK:

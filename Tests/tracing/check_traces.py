@@ -189,11 +189,18 @@ def traces(binary, output):
                   len(continued) == 1 and continued[0]["parent"] == caller_span, str([(s["trace"], s["parent"]) for s in continued]))
             check("and its preview has its span under it", any(s["name"] == "background.preview" and s["trace"] == caller_trace for s in spans))
 
-            get(f"{server.base}/background?lat=-33.8688&lon=151.2093&width=64&height=64")  # another place, sought anew
+            # Another place, sought anew, from a client address of its own, carrying every W3C trace header.
+            caller = {"traceparent": f"00-{'5' * 32}-{'6' * 16}-01", "tracestate": "vendor=opaque", "baggage": "user=someone"}
+            router_flood.request("127.0.0.1", server.port, "/background?lat=-33.8688&lon=151.2093&width=64&height=64", "127.0.0.5", caller, 30)
             spans = collector.wait_for(lambda s: len(server_span(s)) >= 3)
             text = json.dumps([spans, collector.resources])
-            leaks = [secret for secret in (KEY, PASSWORD, LAT, LON, "-33.8688", "151.2093", "api_key") if secret in text]
-            check("no span holds the Flickr key, the database password or the coordinates", not leaks and len(spans) > 10, f"found {leaks} in {len(spans)} spans")
+            leaks = [secret for secret in (KEY, PASSWORD, LAT, LON, "-33.8688", "151.2093", "api_key", "127.0.0.5") if secret in text]
+            check("no span holds the Flickr key, the database password, the coordinates or the client's address",
+                  not leaks and len(spans) > 10, f"found {leaks} in {len(spans)} spans")
+            upstream = server.flickr_stats()
+            check("Flickr and the image host get no traceparent, tracestate or baggage (recorded by the stand-in)",
+                  upstream["requests"] >= 4 and not upstream["tracing_headers"],
+                  f"{upstream['requests']} requests; {upstream['tracing_headers'][:3]}")
             queries = {s["attributes"].get("url.query") for s in spans if s["kind"] == "server"}
             check("queries are recorded with lat and lon redacted", f"lat=REDACTED&lon=REDACTED&width=320&height=568&format=png" in queries, str(queries))
             check("the resource names the service", any(r.get("service.name") == "backdrop" for r in collector.resources), str(collector.resources[:1]))

@@ -81,30 +81,75 @@ enum ImageHeader {
     }
 }
 
+/// SplitMix64: a test's random numbers from a seed it prints, so that a failure can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { self.state = seed }
+    mutating func next() -> UInt64 {
+        self.state &+= 0x9E37_79B9_7F4A_7C15
+        var z = self.state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A listening TCP socket on 127.0.0.1 and its port.
+func listeningSocket() throws -> (descriptor: Int32, port: Int) {
+    #if canImport(Glibc)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+            bind(descriptor, address, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, address, &length) == 0
+        }
+    }
+    guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A TCP port that takes connections (the kernel completes them) and never answers: a hung server.
 final class SilentServer: Sendable {
     let port: Int
     private let descriptor: Int32
 
     init() throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, address, &length) == 0
+        (self.descriptor, self.port) = try listeningSocket()
+    }
+
+    deinit { close(self.descriptor) }
+}
+
+/// A server that answers its first connection's request with a 200 promising a megabyte, then sends one byte of it
+/// every 100 ms: a connection never idle and never done, which no idle timeout ends. Its thread stops after 30 s, or
+/// when the client goes.
+final class TricklingServer: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        (self.descriptor, self.port) = try listeningSocket()
+        let listener = self.descriptor
+        Thread.detachNewThread {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var request = [UInt8](repeating: 0, count: 65536)
+            _ = recv(connection, &request, request.count, 0)
+            let head = Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 1048576\r\n\r\n".utf8)
+            guard send(connection, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+            for _ in 0..<300 {
+                guard send(connection, [0x89], 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                usleep(100_000)  // the trickle's pace, not synchronisation
             }
         }
-        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit { close(self.descriptor) }
