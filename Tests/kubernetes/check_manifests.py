@@ -16,12 +16,13 @@ usage: check_manifests.py PATH/TO/backdrop OUTPUT_DIR   (the release build: the 
 - The router: `nginx -t` on its configuration with the replica names resolved to loopback (a private mount namespace
   with its own /etc/hosts), its routing rule the same as deploy/nginx.conf's, then nginx run in front of six stand-in
   replicas that record what reaches them: one replica per cell, cells spread, a stopped replica's cells (and only
-  those) moved, the rest round-robin; X-Real-IP set to the client's address whatever the client sent, no trace headers
-  passed on, /metrics not served; 503s passed back without ejecting a replica; limit_conn and limit_req biting one
+  those) moved, the rest round-robin; X-Real-IP set to the client's address whatever the client sent, two clients
+  told apart by it and by X-Forwarded-For from the router's one peer address, no trace headers passed on, /metrics not
+  served; 503s passed back without ejecting a replica; limit_conn and limit_req biting one
   address and not another's ordinary traffic.
 - The router in front of two live replicas (the release binary, the ConfigMap's config.json, one render thread): one
   client flooding new renders, plainly or forging X-Real-IP and X-Forwarded-For, is refused while a bystander's
-  requests are all 200.
+  requests are all 200; so is one reaching a replica directly (not from a trusted proxy) with forged headers.
 """
 import base64
 import http.server
@@ -171,7 +172,7 @@ def against_image_and_service(rendered, binary, output):
 
     sources = "".join(open(os.path.join(dirpath, name)).read() for dirpath, _, names in os.walk(os.path.join(ROOT, "Sources", "Backdrop", "Settings"))
                       for name in names if name.endswith(".swift"))
-    read = set(re.findall(r'environment\["([A-Z_]+)"\]', sources))
+    read = set(re.findall(r'"((?:BACKDROP|FLICKR|OTEL)_[A-Z_]+)"', sources))  # the variables the sections name
     names = [e["name"] for e in container["env"]]
     check("the environment from the Secret is what the settings read, optional (no key: stock photos; no URL: alone)",
           set(names) <= read and all(e["valueFrom"]["secretKeyRef"]["optional"] for e in container["env"]), f"{names} of {sorted(read)}")
@@ -275,7 +276,7 @@ class Replica(http.server.ThreadingHTTPServer):
     """A stand-in replica on 127.0.1.N:8080 that answers with its own name and records what reached it: `/busy` is a
     503 with Retry-After (as Backdrop refuses a client over its share), `/hold` waits until `release` is set."""
     daemon_threads = True
-    seen = []  # (replica, path, headers as a dict of lower-case names), shared by every stand-in
+    seen = []  # (replica, path, headers as a dict of lower-case names, peer address), shared by every stand-in
     release = threading.Event()
 
 
@@ -284,7 +285,7 @@ def stand_in(name, address):
         protocol_version = "HTTP/1.0"  # one request per connection: a stopped replica leaves no connection behind
 
         def do_GET(self):
-            Replica.seen.append((name, self.path, {k.lower(): v for k, v in self.headers.items()}))
+            Replica.seen.append((name, self.path, {k.lower(): v for k, v in self.headers.items()}, self.client_address[0]))
             if self.path.startswith("/hold"):
                 Replica.release.wait(30)
             body = name.encode()
@@ -386,6 +387,13 @@ def router(rendered, output):
               got.get("x-real-ip") == "127.0.0.2" and got.get("x-forwarded-for", "").split(", ")[-1] == "127.0.0.2", str(got))
         check("a client's trace headers do not reach the replicas", not any(k in got for k in ("traceparent", "tracestate", "baggage")),
               str(sorted(got)))
+        router_flood.request("127.0.0.1", port, "/health", "127.0.0.3", forged)
+        (_, _, one, one_peer), (_, _, other, other_peer) = Replica.seen[-2:]
+        check("two clients reach the replicas from the router's address (the peer a replica trusts), told apart by X-Real-IP"
+              " and the last X-Forwarded-For",
+              one_peer == other_peer == "127.0.0.1" and (one.get("x-real-ip"), other.get("x-real-ip")) == ("127.0.0.2", "127.0.0.3")
+              and one.get("x-forwarded-for", "").split(", ")[-1] == "127.0.0.2" and other.get("x-forwarded-for", "").split(", ")[-1] == "127.0.0.3",
+              str(Replica.seen[-2:]))
         check("/metrics is not served through the router", who("/metrics", "127.0.0.2")[0] == 404)
 
         busy = [who(f"/busy?n={n}", "127.0.0.3")[0] for n in range(3 * len(names))]
@@ -471,6 +479,12 @@ def router_in_front_of_backdrop(rendered, binary, output):
             check(f"{what} flooding new renders through the router is refused", refused, str(statuses))
             check(f"while it floods, a bystander's /health, cached image, script, JSON and own render are all 200 (no 502, no refusal)",
                   all(status == 200 for _, status in answers), f"{router_flood.summary(answers)}; flood {statuses}")
+        # Straight to a replica, from an address outside its trusted proxies: a forged X-Real-IP and X-Forwarded-For
+        # name nobody, and the flood is one client's, refused while another client is served.
+        refused, statuses, answers = router_flood.bystander_under_flood("127.0.1.2", 8080, "127.0.0.6", "127.0.0.7", "u09tv", forge="headers")
+        check("one client reaching a replica directly, forging X-Real-IP and X-Forwarded-For, is refused as one client", refused, str(statuses))
+        check("while another client reaching it directly is served", all(status == 200 for _, status in answers),
+              f"{router_flood.summary(answers)}; flood {statuses}")
     finally:
         if router:
             stop_router(router, output, "kubernetes-live-router.log")
