@@ -6,13 +6,14 @@ usage: unlucky_clients.py PATH/TO/backdrop   (the release build: render costs ar
 
 Checks:
 - closed means closed (head timeout 30 s, idle timeout 60 s): 1,000 connections that connect and close at once, 200
-  that close halfway through a head, and 200 that close between keep-alive requests hold no descriptor 1 s later,
+  that close halfway through a head, and 200 that close between keep-alive requests hold no descriptor within 10 s,
   each counted in backdrop_connections_closed_total{reason="peer"};
 - a client that goes while its request waits on Flickr takes its request with it: the request ends at once
   (counted as status 499), long before the upstream deadline;
 - 50 concurrent requests for one new cell at 50 different blurs: one search, one download, all 200;
 - fair shares: one client (127.0.0.2) floods distinct cold renders over 128 connections while another (127.0.0.3) asks
-  for a distinct cold render once a second: every polite request is a 200 within 2 s;
+  for a distinct cold render once a second: every polite request is a 200 within 5 s (the 1-s wait budget and its
+  render, on a loaded machine: a deadline, not a speed; the order of turns is TwoClientsTests');
 - the limit bites the flood: with a 300-ms wait budget (which one Python process's flood is sure to exceed), the
   flooding client gets 503s carrying Retry-After, and still gets renders through;
 - admission by time: a 503 is only ever given when renders are queued (the 50 above met none);
@@ -55,10 +56,11 @@ def closed_means_closed(binary):
             for s in sockets:
                 s.close()
         closed_at = time.monotonic()
-        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
-        check("1,000 connections that connect and close hold no descriptor 1 s later (head timeout 30 s)", freed,
+        # Generous bounds, a third of the head timeout: failing one means a descriptor kept until a timeout, not slowness.
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 10)
+        check("1,000 connections that connect and close hold no descriptor within 10 s (head timeout 30 s)", freed,
               f"{server.open_descriptors() - baseline} held after {time.monotonic() - closed_at:.2f} s")
-        check("each is counted as closed by its peer", wait_until(lambda: peer() - before >= 1000, 2), f"{peer() - before:.0f}")
+        check("each is counted as closed by its peer", wait_until(lambda: peer() - before >= 1000, 10), f"{peer() - before:.0f}")
 
         sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(200)]
         for s in sockets:
@@ -66,8 +68,8 @@ def closed_means_closed(binary):
         time.sleep(0.2)  # not synchronisation: the heads must be half-sent for a while before the clients give up
         for s in sockets:
             s.close()
-        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
-        check("200 connections closed halfway through a head hold no descriptor 1 s later", freed,
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 10)
+        check("200 connections closed halfway through a head hold no descriptor within 10 s", freed,
               f"{server.open_descriptors() - baseline} held")
 
         sockets = []
@@ -78,8 +80,8 @@ def closed_means_closed(binary):
         answered = sum(s.recv(65536).startswith(b"HTTP/1.1 200") for s in sockets)
         for s in sockets:
             s.close()
-        freed = wait_until(lambda: server.open_descriptors() <= baseline, 1.0)
-        check("200 keep-alive connections closed after a request hold no descriptor 1 s later", answered == 200 and freed,
+        freed = wait_until(lambda: server.open_descriptors() <= baseline, 10)
+        check("200 keep-alive connections closed after a request hold no descriptor within 10 s (idle timeout 60 s)", answered == 200 and freed,
               f"{answered} answered, {server.open_descriptors() - baseline} held")
         text = server.metrics()
         check("head and idle timeouts are counted apart (none fired here)",
@@ -110,8 +112,8 @@ def client_gone_mid_request(binary):
             wait_until(lambda: server.flickr_stats()["searches"] >= 1, 5)  # the request now waits on the hanging search
             left = time.monotonic()
             s.close()
-            ended = wait_until(lambda: gone() == 1, 2)
-            check("its request ends at once (499), not at the 12-s deadline", ended, f"after {time.monotonic() - left:.2f} s")
+            ended = wait_until(lambda: gone() == 1, 6)  # half the deadline: failing means the deadline ended it
+            check("its request ends when its client goes (499), not at the 12-s deadline", ended, f"after {time.monotonic() - left:.2f} s")
         finally:
             server.flickr_control(hang=0)
 
@@ -182,8 +184,8 @@ def fair_shares(binary):
         seen = flood.end()
         times = [round(p[3], 2) for p in polite]
         check("the flood ran all along: over 100 of its renders answered", flood.counts["200"] + flood.counts["503"] >= 100, seen)
-        check("every polite request is a 200 within 2 s while the flood runs",
-              all(p[0] == 200 and p[3] <= 2 for p in polite), f"statuses {[p[0] for p in polite]}, seconds {times}; flood: {seen}")
+        check("every polite request is a 200 within 5 s while the flood runs",
+              all(p[0] == 200 and p[3] <= 5 for p in polite), f"statuses {[p[0] for p in polite]}, seconds {times}; flood: {seen}")
 
 
 def the_flood_is_refused(binary):

@@ -233,10 +233,11 @@ def unreachable(binary, output):
                     continue
                 if collector:
                     collector.wait_for(lambda s: collector.requests > 0, 10)
-                check(f"a {name} collector changes no answer and adds no wait to a request (hits' median {median * 1000:.1f} ms, "
-                      f"{baseline * 1000:.1f} ms with tracing off)",
-                      # An export waited on would cost its 3-s timeout; the margin is for scheduling on a loaded machine.
-                      statuses == {200} and max(a[1] for a in answers) < 1 and median < baseline + 0.05,
+                check(f"a {name} collector changes no answer and makes no request wait on an export (hits' median {median * 1000:.1f} ms, "
+                      f"{baseline * 1000:.1f} ms with tracing off; make bench measures the cost)",
+                      # An export waited on costs its 3-s timeout: an answer of 2 s or more means one was waited on. How
+                      # fast the answers are is make bench's to say, not a correctness check's.
+                      statuses == {200} and max(a[1] for a in answers) < 2,
                       f"statuses {statuses}, slowest {max(a[1] for a in answers):.3f} s")
                 started = time.monotonic()
                 server.processes[-1].terminate()
