@@ -73,35 +73,25 @@ struct CORSTests {
     @Test func aRefusedRenderCarriesThemToo() async throws {
         // One render at a time, and the render thread held by the test: the first render is in the queue (running) when
         // the second asks, so the second is refused, whatever the machine's speed.
-        let pool = RenderThreads.pool(workers: 1)
-        let latch = AdmissionTests.Latch()
-        defer { latch.release() }  // a failed wait lets the held jobs go
-        try await Self.withApp(configure: {
-            $0.render.workers = 1
-            $0.render.maxPending = 1
-        }) { client in
-            try await withThrowingTaskGroup(of: HTTPTests.Answer?.self) { group in
-                let holding = Counter()
-                group.addTask {
-                    try await pool.runIfActive {
-                        holding.increment()
-                        latch.wait()
+        try await withRenderThreadHeld { release in
+            try await Self.withApp(configure: {
+                $0.render.workers = 1
+                $0.render.maxPending = 1
+            }) { client in
+                try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
+                    group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=300", Self.origin) }
+                    try await waitUntil("the first render to be in the queue") {
+                        let metrics = (try? await Self.get(client, "/metrics")).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+                        return metrics.contains("backdrop_render_jobs{state=\"running\"} 1.0")
                     }
-                    return nil
+                    let refused = try await Self.get(client, "/background?lat=1&lon=2&width=301", Self.origin)
+                    release()
+                    let first = try await group.reduce(into: [HTTPTests.Answer]()) { $0.append($1) }
+                    #expect(first.map(\.status) == [.ok])
+                    #expect(refused.status == .serviceUnavailable)
+                    #expect(refused.headers[.accessControlAllowOrigin] == "*")
+                    #expect((refused.headers[.accessControlExposeHeaders] ?? "").contains("Retry-After") && refused.headers[.retryAfter] != nil)
                 }
-                try await waitUntil("the test to hold the render thread") { holding.value == 1 }
-                group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=300", Self.origin) }
-                try await waitUntil("the first render to be in the queue") {
-                    let metrics = (try? await Self.get(client, "/metrics")).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
-                    return metrics.contains("backdrop_render_jobs{state=\"running\"} 1.0")
-                }
-                let refused = try await Self.get(client, "/background?lat=1&lon=2&width=301", Self.origin)
-                latch.release()
-                let first = try await group.reduce(into: [HTTPTests.Answer]()) { if let answer = $1 { $0.append(answer) } }
-                #expect(first.map(\.status) == [.ok])
-                #expect(refused.status == .serviceUnavailable)
-                #expect(refused.headers[.accessControlAllowOrigin] == "*")
-                #expect((refused.headers[.accessControlExposeHeaders] ?? "").contains("Retry-After") && refused.headers[.retryAfter] != nil)
             }
         }
     }

@@ -84,3 +84,29 @@ func waitUntil(_ what: String, limit: Duration = .seconds(30), _ condition: () a
         await Task.yield()
     }
 }
+
+/// Runs `body` while the test holds the thread of the process's one-thread render pool (``RenderThreads``, which a
+/// server with `render.workers` 1 renders on): a render admitted meanwhile counts as running and waits, and later ones
+/// queue behind it, until `body` calls `release` (or ends; or a minute passes). Requests made to overlap, not hoped to.
+func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable () -> Void) async throws -> T) async throws -> T {
+    let latch = AdmissionTests.Latch()
+    let holding = Counter()
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+            try await RenderThreads.pool(workers: 1).runIfActive {
+                holding.increment()
+                latch.wait()
+            }
+        }
+        do {
+            try await waitUntil("the test to hold the render thread") { holding.value == 1 }
+            let result = try await body(latch.release)
+            latch.release()
+            try await group.waitForAll()
+            return result
+        } catch {
+            latch.release()  // a failed test lets the held jobs go
+            throw error
+        }
+    }
+}

@@ -40,79 +40,69 @@ struct TwoClientsTests {
         if naming == .forwardedFor { settings.server.trustedProxies = [try #require(IPRange("127.0.0.4"))] }
         let seen = LiveServerTests.Seen()
         let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), middleware: [seen.witness])
-        // The test holds the render pool's one thread: the first render is admitted and counted as running, and the
-        // others wait in the gate's order until the test lets go.
-        let pool = RenderThreads.pool(workers: 1)
-        let latch = AdmissionTests.Latch()
-        defer { latch.release() }  // a failed wait lets the held jobs go
-        let holding = Counter()
         let target = Self.target
         let secondTarget = target(60)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            func fetch(_ client: Client, _ target: String) async throws -> RawHTTP.Response {
-                // A thread of its own for each blocking exchange: Dispatch's pool grows by about a thread a second.
-                try await withCheckedThrowingContinuation { continuation in
-                    Thread.detachNewThread {
-                        continuation.resume(
-                            with: Result {
-                                do {
-                                    return try RawHTTP.exchange(port: port, from: client.source, "GET", target, client.headers)
-                                } catch {
-                                    throw RawHTTP.Failure(description: "\(target) from \(client.source): \(error)")
+        // The test holds the render pool's one thread: the first render is admitted and counted as running, and the
+        // others wait in the gate's order until the test lets go.
+        try await withRenderThreadHeld { release in
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                func fetch(_ client: Client, _ target: String) async throws -> RawHTTP.Response {
+                    // A thread of its own for each blocking exchange: Dispatch's pool grows by about a thread a second.
+                    try await withCheckedThrowingContinuation { continuation in
+                        Thread.detachNewThread {
+                            continuation.resume(
+                                with: Result {
+                                    do {
+                                        return try RawHTTP.exchange(port: port, from: client.source, "GET", target, client.headers)
+                                    } catch {
+                                        throw RawHTTP.Failure(description: "\(target) from \(client.source): \(error)")
+                                    }
                                 }
-                            }
-                        )
+                            )
+                        }
                     }
                 }
-            }
-            func jobs(_ state: String) async throws -> Int {
-                let metrics = try await fetch(Client(source: "127.0.0.1", headers: []), "/metrics")
-                let line = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
-                    .first { $0.hasPrefix("backdrop_render_jobs{state=\"\(state)\"} ") }
-                return line.flatMap { Double($0.split(separator: " ")[1]) }.map(Int.init) ?? 0
-            }
-            let answered = Counter()
-            try await withThrowingTaskGroup(of: (String, RawHTTP.Response)?.self) { group in
-                group.addTask {
-                    try await pool.runIfActive {
-                        holding.increment()
-                        latch.wait()
-                    }
-                    return nil
+                func jobs(_ state: String) async throws -> Int {
+                    let metrics = try await fetch(Client(source: "127.0.0.1", headers: []), "/metrics")
+                    let line = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+                        .first { $0.hasPrefix("backdrop_render_jobs{state=\"\(state)\"} ") }
+                    return line.flatMap { Double($0.split(separator: " ")[1]) }.map(Int.init) ?? 0
                 }
-                try await waitUntil("the test to hold the render thread") { holding.value == 1 }
-                group.addTask { (target(0), try await fetch(first, target(0))) }
-                try await waitUntil("the first render to be admitted") { (try? await jobs("running")) == 1 }
-                for index in 1...Self.flood {
+                let answered = Counter()
+                try await withThrowingTaskGroup(of: (String, RawHTTP.Response).self) { group in
+                    group.addTask { (target(0), try await fetch(first, target(0))) }
+                    try await waitUntil("the first render to be admitted") { (try? await jobs("running")) == 1 }
+                    for index in 1...Self.flood {
+                        group.addTask {
+                            defer { answered.increment() }
+                            return (target(index), try await fetch(first, target(index)))
+                        }
+                    }
+                    try await waitUntil("the flood to be queued or refused") {
+                        (try? await jobs("queued")).map { $0 + answered.value } == Self.flood
+                    }
+                    let queued = try await jobs("queued")
+                    let secondAnswered = Counter()
                     group.addTask {
-                        defer { answered.increment() }
-                        return (target(index), try await fetch(first, target(index)))
+                        defer { secondAnswered.increment() }
+                        return (secondTarget, try await fetch(second, secondTarget))
                     }
-                }
-                try await waitUntil("the flood to be queued or refused") {
-                    (try? await jobs("queued")).map { $0 + answered.value } == Self.flood
-                }
-                let queued = try await jobs("queued")
-                let secondAnswered = Counter()
-                group.addTask {
-                    defer { secondAnswered.increment() }
-                    return (secondTarget, try await fetch(second, secondTarget))
-                }
-                try await waitUntil("the second client's render to be queued or refused") {
-                    (try? await jobs("queued")) == queued + 1 || secondAnswered.value > 0
-                }
-                latch.release()
-                var answers = [String: RawHTTP.Response]()
-                for try await case let (target, response)? in group { answers[target] = response }
+                    try await waitUntil("the second client's render to be queued or refused") {
+                        (try? await jobs("queued")) == queued + 1 || secondAnswered.value > 0
+                    }
+                    release()
+                    var answers = [String: RawHTTP.Response]()
+                    for try await (target, response) in group { answers[target] = response }
 
-                let flood = (0...Self.flood).compactMap { answers[target($0)] }
-                let refused = flood.filter { $0.status == 503 }
-                #expect(flood.count == Self.flood + 1)
-                #expect((3...18).contains(refused.count), "the flood goes past the budget: \(refused.count) of \(Self.flood + 1) refused")
-                #expect(refused.allSatisfy { $0.header("Retry-After") == "1" }, "\(refused.map { $0.header("Retry-After") ?? "none" })")
-                #expect(flood.filter { $0.status == 200 }.count + refused.count == flood.count)
-                #expect(answers[secondTarget]?.status == 200, "the second client is not refused")
+                    let flood = (0...Self.flood).compactMap { answers[target($0)] }
+                    let refused = flood.filter { $0.status == 503 }
+                    #expect(flood.count == Self.flood + 1)
+                    #expect((3...18).contains(refused.count), "the flood goes past the budget: \(refused.count) of \(Self.flood + 1) refused")
+                    #expect(refused.allSatisfy { $0.header("Retry-After") == "1" }, "\(refused.map { $0.header("Retry-After") ?? "none" })")
+                    #expect(flood.filter { $0.status == 200 }.count + refused.count == flood.count)
+                    #expect(answers[secondTarget]?.status == 200, "the second client is not refused")
+                }
             }
         }
         // Round-robin: the second client's render is answered before most of the first client's queue (first come,

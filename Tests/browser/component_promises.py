@@ -8,9 +8,9 @@ prefers-reduced-motion; after an error the component tries again 30 s later, and
 """
 import re
 
-from checks import check, run_part
-from chromium import SHADOW, browser, wait_for
-from other_origin import PAGE, Site
+from checks import check
+from chromium import SHADOW, wait_for
+from other_origin import PAGE, Site, run_parts
 
 CLOCK = """<script>
 // The page's clock, moved by the test: every timer is recorded, and clock.advance(ms) runs now those of at least ms.
@@ -105,13 +105,4 @@ def retried(driver, site, server, output):
 
 
 def component_promises(server, output):
-    site = Site(server.base, {"/clock": clock_page(server.base)})
-    try:
-        for part in (resized, dissolve, reduced_motion, retried):
-            driver = browser()
-            try:
-                run_part(part, driver, site, server, output)
-            finally:
-                driver.quit()
-    finally:
-        site.close()
+    run_parts((resized, dissolve, reduced_motion, retried), Site(server.base, {"/clock": clock_page(server.base)}), server, output)

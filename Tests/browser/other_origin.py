@@ -157,10 +157,10 @@ def unreachable(driver, site, server, output):
     driver.save_screenshot(os.path.join(output, "component-unreachable.png"))
 
 
-def other_origin(server, output):
-    site = Site(server.base)
+def run_parts(parts, site, server, output):
+    """Each part in a browser of its own, against `site`, which is closed at the end."""
     try:
-        for part in (preview_first, across_origins, trailing_slash, bad_scroll_target, unreachable):
+        for part in parts:
             driver = browser()
             try:
                 run_part(part, driver, site, server, output)
@@ -168,3 +168,7 @@ def other_origin(server, output):
                 driver.quit()
     finally:
         site.close()
+
+
+def other_origin(server, output):
+    run_parts((preview_first, across_origins, trailing_slash, bad_scroll_target, unreachable), Site(server.base), server, output)

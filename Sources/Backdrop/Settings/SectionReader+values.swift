@@ -33,27 +33,9 @@ extension SectionReader {
     }
 
     mutating func int(_ key: String, default fallback: Int, in range: ClosedRange<Int>, env: [String] = [], flag: String? = nil) throws -> Int {
-        func accept(_ number: Int) throws -> Int {
-            guard range.contains(number) else { throw Invalid("must be between \(range.lowerBound) and \(range.upperBound), got \(number)") }
-            return number
+        try self.number(key, default: fallback, in: range, env: env, flag: flag, kind: "a whole number") { number in
+            number.rounded() == number && abs(number) < 1e15 ? Int(number) : nil
         }
-        return try self.value(
-            key,
-            default: fallback,
-            env: env,
-            flag: flag,
-            show: { "\($0)" },
-            json: { value in
-                guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else {
-                    throw Invalid("must be a whole number, got \(value.typeName == "a number" ? "\(value)" : value.typeName)")
-                }
-                return try accept(Int(number))
-            },
-            text: { text in
-                guard let number = Int(text) else { throw Invalid("must be a whole number, got \"\(text.prefix(64))\"") }
-                return try accept(number)
-            }
-        )
     }
 
     mutating func double(
@@ -63,7 +45,22 @@ extension SectionReader {
         env: [String] = [],
         emptyVariableIsUnset: Bool = false
     ) throws -> Double {
-        func accept(_ number: Double) throws -> Double {
+        try self.number(key, default: fallback, in: range, env: env, emptyVariableIsUnset: emptyVariableIsUnset, kind: "a number") { $0 }
+    }
+
+    /// A number within `range`: from the file's JSON number (`exact` says whether it is one of `T`'s), or a variable's
+    /// or flag's text.
+    private mutating func number<T: LosslessStringConvertible & Comparable>(
+        _ key: String,
+        default fallback: T,
+        in range: ClosedRange<T>,
+        env: [String],
+        flag: String? = nil,
+        emptyVariableIsUnset: Bool = false,
+        kind: String,
+        exact: (Double) -> T?
+    ) throws -> T {
+        func accept(_ number: T) throws -> T {
             guard range.contains(number) else { throw Invalid("must be between \(range.lowerBound) and \(range.upperBound), got \(number)") }
             return number
         }
@@ -71,14 +68,16 @@ extension SectionReader {
             key,
             default: fallback,
             env: env,
+            flag: flag,
             emptyVariableIsUnset: emptyVariableIsUnset,
             show: { "\($0)" },
             json: { value in
-                guard case .number(let number) = value else { throw Invalid("must be a number, got \(value.typeName)") }
-                return try accept(number)
+                guard case .number(let number) = value else { throw Invalid("must be \(kind), got \(value.typeName)") }
+                guard let exact = exact(number) else { throw Invalid("must be \(kind), got \(number)") }
+                return try accept(exact)
             },
             text: { text in
-                guard let number = Double(text) else { throw Invalid("must be a number, got \"\(text.prefix(64))\"") }
+                guard let number = T(text) else { throw Invalid("must be \(kind), got \"\(text.prefix(64))\"") }
                 return try accept(number)
             }
         )
