@@ -53,7 +53,7 @@ def run_tests(output):
             json.dump(yaml.safe_load(f), out)
         binary = sys.argv[1]
         with BackdropServer(binary, log=os.path.join(output, "backdropkit-server.log")) as server, \
-                BackdropServer(binary, flickr=False, settings={"render": {"maxPending": 1}},
+                BackdropServer(binary, flickr=False, settings={"render": {"maxPending": 1, "workers": 1, "avifSpeed": 0}},
                                log=os.path.join(output, "backdropkit-busy.log")) as busy:
             env = dict(os.environ, BACKDROPKIT_SERVER=server.base, BACKDROPKIT_BUSY_SERVER=busy.base, BACKDROPKIT_OPENAPI_JSON=openapi,
                        BACKDROPKIT_OUTPUT=work)
