@@ -22,9 +22,9 @@ struct AdmissionTests {
     final class Latch: Sendable {
         private let open = Mutex(false)
         func release() { self.open.withLock { $0 = true } }
-        /// Holds the job until released, or for a minute at most (so that a failed test's jobs end).
+        /// Holds the job until released, or for three minutes at most (so that a failed test's jobs end).
         func wait() {
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .seconds(180)
             while !self.open.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1000) }
         }
     }
@@ -153,7 +153,7 @@ struct AdmissionTests {
         #expect(near(costs.estimate(.preview, pixels: megapixel), .microseconds(300) + .milliseconds(4)), "tiny jobs teach nothing")
 
         // Through the gate: jobs of 1 MP that take 100 ms here make the next ones' expected wait count 100 ms each,
-        // so a 450-ms budget admits five behind a running job instead of the 24 the first estimate (18 ms) would.
+        // so a 450-ms budget admits five behind a running job instead of the 25 the first estimate (18 ms) would.
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .milliseconds(450), maxJobs: 1000, workers: 1, pool: pool)
         for _ in 0..<12 {
@@ -174,8 +174,9 @@ struct AdmissionTests {
             guard gate.load.queued > queued.count else { break }
             queued.append(job)
         }
-        // 100 ms a job learned from sleeps that may overrun under load: between 3 and 5 fit, never 24.
-        #expect((3...5).contains(queued.count), "\(queued.count) jobs admitted")
+        // At 100 ms a job, five fit; a loaded machine makes each job take longer (the gate learns the wall time it waited
+        // for, resumption included), so fewer may. The first estimate, never corrected, admits 25.
+        #expect((1...5).contains(queued.count), "\(queued.count) jobs admitted")
         latch.release()
         try await holder.value
         for job in queued { try await job.value }

@@ -43,12 +43,13 @@ enum RawHTTP {
     }
 
     /// Sends `request` on a new connection to 127.0.0.1:`port` made from the address `source` (any of 127.0.0.0/8),
-    /// and reads its response.
+    /// and reads its response, waiting 60 s at most for each read: requests held in a render queue wait their turn
+    /// while the whole suite loads the machine.
     static func exchange(port: Int, from source: String, _ method: String, _ target: String, _ headers: [String] = []) throws -> Response {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket failed") }
         defer { close(socket) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         func address(_ text: String, _ port: Int) -> sockaddr_in {
             var address = sockaddr_in()

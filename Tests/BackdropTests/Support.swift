@@ -87,7 +87,7 @@ func waitUntil(_ what: String, limit: Duration = .seconds(30), _ condition: () a
 
 /// Runs `body` while the test holds the thread of the process's one-thread render pool (``RenderThreads``, which a
 /// server with `render.workers` 1 renders on): a render admitted meanwhile counts as running and waits, and later ones
-/// queue behind it, until `body` calls `release` (or ends; or a minute passes). Requests made to overlap, not hoped to.
+/// queue behind it, until `body` calls `release` (or ends; or three minutes pass). Requests made to overlap, not hoped to.
 func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable () -> Void) async throws -> T) async throws -> T {
     let latch = AdmissionTests.Latch()
     let holding = Counter()
@@ -99,7 +99,7 @@ func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable (
             }
         }
         do {
-            try await waitUntil("the test to hold the render thread") { holding.value == 1 }
+            try await waitUntil("the test to hold the render thread", limit: .seconds(90)) { holding.value == 1 }
             let result = try await body(latch.release)
             latch.release()
             try await group.waitForAll()

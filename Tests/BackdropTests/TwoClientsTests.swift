@@ -72,14 +72,14 @@ struct TwoClientsTests {
                 let answered = Counter()
                 try await withThrowingTaskGroup(of: (String, RawHTTP.Response).self) { group in
                     group.addTask { (target(0), try await fetch(first, target(0))) }
-                    try await waitUntil("the first render to be admitted") { (try? await jobs("running")) == 1 }
+                    try await waitUntil("the first render to be admitted", limit: .seconds(90)) { (try? await jobs("running")) == 1 }
                     for index in 1...Self.flood {
                         group.addTask {
                             defer { answered.increment() }
                             return (target(index), try await fetch(first, target(index)))
                         }
                     }
-                    try await waitUntil("the flood to be queued or refused") {
+                    try await waitUntil("the flood to be queued or refused", limit: .seconds(90)) {
                         (try? await jobs("queued")).map { $0 + answered.value } == Self.flood
                     }
                     let queued = try await jobs("queued")
@@ -88,7 +88,7 @@ struct TwoClientsTests {
                         defer { secondAnswered.increment() }
                         return (secondTarget, try await fetch(second, secondTarget))
                     }
-                    try await waitUntil("the second client's render to be queued or refused") {
+                    try await waitUntil("the second client's render to be queued or refused", limit: .seconds(90)) {
                         (try? await jobs("queued")) == queued + 1 || secondAnswered.value > 0
                     }
                     release()
@@ -98,7 +98,8 @@ struct TwoClientsTests {
                     let flood = (0...Self.flood).compactMap { answers[target($0)] }
                     let refused = flood.filter { $0.status == 503 }
                     #expect(flood.count == Self.flood + 1)
-                    #expect((3...18).contains(refused.count), "the flood goes past the budget: \(refused.count) of \(Self.flood + 1) refused")
+                    let servedFirst = flood.filter { $0.status == 200 }.count
+                    #expect(refused.count >= 3 && servedFirst >= 3, "the flood goes past the budget: \(refused.count) refused, \(servedFirst) served")
                     #expect(refused.allSatisfy { $0.header("Retry-After") == "1" }, "\(refused.map { $0.header("Retry-After") ?? "none" })")
                     #expect(flood.filter { $0.status == 200 }.count + refused.count == flood.count)
                     #expect(answers[secondTarget]?.status == 200, "the second client is not refused")
