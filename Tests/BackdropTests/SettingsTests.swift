@@ -74,6 +74,7 @@ struct SettingsTests {
             (#"{"photos": {"geohashPrecision": true}}"#, "photos.geohashPrecision"),
             (#"{"render": {"blur": 1.5}}"#, "render.blur"),
             (#"{"render": {"style": "blurry"}}"#, "render.style"),
+            (#"{"render": {"style": "Light"}}"#, "render.style"),
             (#"{"render": {"pngEncoder": "libpng"}}"#, "render.pngEncoder"),  // the bench's, not the service's
             (#"{"render": {"width": 2048, "height": 2048}}"#, "render.height"),
             (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),

@@ -100,15 +100,15 @@ extension SectionReader {
         return unit.duration * number
     }
 
-    /// One of `T`'s names (a variable's may be in any case).
+    /// One of `T`'s names, exactly as written in the file; a variable's may be in any case (`OTEL_TRACES_SAMPLER`).
     mutating func choice<T: RawRepresentable & CaseIterable>(
         _ key: String,
         default fallback: T,
         env: [String] = [],
         emptyVariableIsUnset: Bool = false
     ) throws -> T where T.RawValue == String {
-        func accept(_ string: String) throws -> T {
-            guard let value = T(rawValue: string) ?? T(rawValue: string.lowercased()) else {
+        func accept(_ string: String, anyCase: Bool) throws -> T {
+            guard let value = T(rawValue: string) ?? (anyCase ? T(rawValue: string.lowercased()) : nil) else {
                 throw Invalid("must be one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), got \"\(string.prefix(64))\"")
             }
             return value
@@ -121,9 +121,9 @@ extension SectionReader {
             show: \.rawValue,
             json: { value in
                 guard case .string(let string) = value else { throw Invalid("must be a string, got \(value.typeName)") }
-                return try accept(string)
+                return try accept(string, anyCase: false)
             },
-            text: accept
+            text: { try accept($0, anyCase: true) }
         )
     }
 
