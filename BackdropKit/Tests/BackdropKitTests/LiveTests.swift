@@ -151,8 +151,10 @@ struct LiveTests {
         let seed = ProcessInfo.processInfo.environment["BACKDROPKIT_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970 * 1000)
         var generator = SeededGenerator(seed: seed)
         let first = 600 + Int.random(in: 0..<40, using: &generator) * 24
-        // The service's queue holds one job. One render holds it for seconds (an AVIF at libaom's slowest speed, the
-        // busy service's avifSpeed 0), and the others are asked only once it runs: they overlap it, whatever the speed.
+        // The service's queue holds one job. One encode holds it for most of a second (an AVIF at libaom's slowest
+        // speed, the busy service's avifSpeed 0), and the others are asked only once it runs: they overlap it, whatever
+        // the speed. Its photo is prepared first (a PNG of the same size), so that the AVIF's only job is its encode:
+        // between a render's two jobs the queue is empty for a moment, and another client's job may take it.
         let slow = try client.url(
             "/background",
             query: [
@@ -161,6 +163,8 @@ struct LiveTests {
                 URLQueryItem(name: "format", value: "avif"),
             ]
         )
+        let prepared = try #require(URL(string: slow.absoluteString.replacingOccurrences(of: "format=avif", with: "format=png")))
+        #expect(try await client.send(URLRequest(url: prepared)).1.statusCode == 200, "the photo prepared (seed \(seed))")
         async let held = Result { try await client.send(URLRequest(url: slow)).1.statusCode }
         try await waitUntilRendering(service)
         let results = await withTaskGroup(of: Result<Background, BackdropError>.self) { group in
