@@ -127,12 +127,14 @@ extension SectionReader {
         )
     }
 
-    /// An array of strings in the file, a comma-separated list in a variable, each item made a `T` by `item`.
+    /// An array of strings in the file, a comma-separated list in a variable, each item made a `T` by `item`, the whole
+    /// list then passed to `check` (which throws ``Invalid`` for a list its items cannot refuse alone).
     mutating func list<T>(
         _ key: String,
         default fallback: [T],
         env: [String] = [],
         show: (T) -> String,
+        check: ([T]) throws -> Void = { _ in },
         item: (String) throws -> T
     ) throws -> [T] {
         try self.value(
@@ -142,12 +144,18 @@ extension SectionReader {
             show: { "[" + $0.map { "\"\(show($0))\"" }.joined(separator: ", ") + "]" },
             json: { value in
                 guard case .array(let items) = value else { throw Invalid("must be an array of strings, got \(value.typeName)") }
-                return try items.map {
+                let list = try items.map {
                     guard case .string(let string) = $0 else { throw Invalid("must be an array of strings") }
                     return try item(string)
                 }
+                try check(list)
+                return list
             },
-            text: { text in try text.split(separator: ",").map { try item($0.trimmingCharacters(in: .whitespaces)) } }
+            text: { text in
+                let list = try text.split(separator: ",").map { try item($0.trimmingCharacters(in: .whitespaces)) }
+                try check(list)
+                return list
+            }
         )
     }
 

@@ -23,19 +23,16 @@ extension Settings.Photos: SettingsSection {
         self.stockFolder = try section.folder("stockFolder", default: self.stockFolder, env: "BACKDROP_STOCK_FOLDER")
         self.geohashPrecision = try section.int("geohashPrecision", default: self.geohashPrecision, in: 1...12)
         self.windowSeconds = try section.int("windowSeconds", default: self.windowSeconds, in: 60...86400)
-        let names = try section.list("sources", default: self.sources, env: ["BACKDROP_PHOTO_SOURCES"], show: \.rawValue) { name in
+        self.sources = try section.list("sources", default: self.sources, env: ["BACKDROP_PHOTO_SOURCES"], show: \.rawValue) { names in
+            guard Set(names).count == names.count, names.last == .stock else {
+                throw Invalid("must name each source once and end with \"stock\", got \(names.map(\.rawValue))")
+            }
+        } item: { name in
             guard let source = PhotoSourceName(rawValue: name) else {
                 throw Invalid("\"\(name.prefix(40))\" is not a source: use flickr, commons and stock (each once, stock last)")
             }
             return source
         }
-        guard Set(names).count == names.count, names.last == .stock else {
-            throw ConfigError(
-                key: section.source(of: "sources")?.errorName(key: section.name("sources")) ?? section.name("sources"),
-                "must name each source once and end with \"stock\", got \(names.map(\.rawValue))"
-            )
-        }
-        self.sources = names
         self.deny = try section.strings("deny", default: self.deny) { name in
             guard PhotoDenylist.isName(name) else {
                 throw Invalid(
