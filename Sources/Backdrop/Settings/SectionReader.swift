@@ -104,15 +104,17 @@ struct SectionReader {
     /// environment against the working directory. With `emptyTurnsOff`, an empty value is kept (the feature is off).
     mutating func folder(_ key: String, default fallback: String, env: String, emptyTurnsOff: Bool = false) throws -> String {
         let given = try self.string(key, default: fallback, allowEmpty: emptyTurnsOff, env: [env])
-        guard !given.isEmpty, !given.hasPrefix("/") else { return given }
+        // The record `string` just made says where the value came from: a variable's path is the shell's, relative to
+        // the working directory; a file's is relative to the file.
+        guard !given.isEmpty, !given.hasPrefix("/"), let record = self.records.last else { return given }
         let base: URL? =
-            switch self.source(of: key) {
-            case .environment?: self.input.workingDirectory
+            switch record.source {
+            case .environment: self.input.workingDirectory
             default: self.input.fileFolder
             }
         guard let base else { return given }
         let resolved = base.appendingPathComponent(given).standardizedFileURL.path
-        self.records[self.records.count - 1] = SettingRecord(key: self.name(key), value: resolved, source: self.source(of: key) ?? .byDefault)
+        self.records[self.records.count - 1] = SettingRecord(key: record.key, value: resolved, source: record.source)
         return resolved
     }
 }
