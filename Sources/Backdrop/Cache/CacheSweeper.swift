@@ -32,8 +32,8 @@ struct CacheSweeper: Service {
         )
         let policy = CachePolicy(
             windowSeconds: windowSeconds,
-            renderLifetime: settings.expiry.inSeconds,
-            maxStale: settings.maxStale.inSeconds
+            renderLifetime: settings.expiry / .seconds(1),
+            maxStale: settings.maxStale / .seconds(1)
         )
         return CacheSweeper(cache: cache, policy: policy, interval: .seconds(60), logger: logger)
     }

@@ -35,7 +35,7 @@ struct PostgresCoordinator: ClusterCoordinator, Service {
         self.keyHash = String(StableHash.of("flickr-api-key/\(flickr.apiKey)"), radix: 16)
         self.holder = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: 0...UInt32.max))"
         self.callsPerHour = flickr.callsPerHour
-        self.leaseSeconds = cluster.lease.inSeconds
+        self.leaseSeconds = cluster.lease / .seconds(1)
         self.windowSeconds = windowSeconds
         self.alone = LocalCoordinator(
             callsPerHour: max(1, flickr.callsPerHour / cluster.expectedReplicas),

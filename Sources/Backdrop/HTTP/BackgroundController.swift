@@ -35,8 +35,8 @@ package struct BackgroundController: Sendable {
         self.clock = clock
         self.geohashPrecision = photos.geohashPrecision
         self.windowSeconds = photos.windowSeconds
-        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? cache.fallbackMaxAge.wholeSeconds : nil
-        self.staleWhileRevalidate = cache.staleWhileRevalidate.wholeSeconds
+        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? Int(cache.fallbackMaxAge / .seconds(1)) : nil
+        self.staleWhileRevalidate = Int(cache.staleWhileRevalidate / .seconds(1))
         self.defaults = defaults
         self.clients = clients
         self.metrics = metrics

@@ -29,7 +29,7 @@ extension NearbyPhotoSource {
             downloads: PhotoDownloads(downloader: downloader, store: store, memoryMB: downloadCacheMB, metrics: metrics),
             next: next,
             store: store,
-            maxStale: shared.maxStale.inSeconds,
+            maxStale: shared.maxStale / .seconds(1),
             deny: shared.deny,
             coordinator: coordinator,
             cacheEntries: shared.cellCacheEntries,
