@@ -182,6 +182,62 @@ struct AdmissionTests {
         for job in queued { try await job.value }
     }
 
+    @Test func aRenderAdmittedAtItsPrepareIsNotRefusedAtItsEncode() async throws {
+        let pool = Self.pool()
+        let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
+        let renderer = Renderer(encoders: EncoderSettings(), limits: DecodeLimits(), memoryBudget: 64 << 20, gate: gate)
+        let (holding, flooding) = (Latch(), Latch())
+        defer {  // a failed wait lets the held jobs go
+            holding.release()
+            flooding.release()
+        }
+        let photo = try Fixtures.bytes("flickr-photo.jpg")
+        let spec = RenderSpec(size: PixelSize(width: 640, height: 1136), style: .light, blurHundredths: 50)
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { holding.wait() } }
+        try await waitUntil("the first job to run") { gate.load.running > 0 }
+        let render = Task {
+            try await renderer.render(
+                PreviewTests.photo,
+                load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
+                spec: spec,
+                for: RenderClient("render")
+            )
+        }
+        try await waitUntil("the render's prepare to queue") { gate.load.queued == 1 }
+        // Another client's job, estimated at 0.9 s, is admitted behind the prepare and holds the thread after it: the
+        // encode that follows the prepare would wait for it, past the 100-ms budget. It was admitted with its prepare.
+        let flood = Task {
+            try await gate.run(.encode(.png), pixels: 50_000_000, client: RenderClient("flood")) { flooding.wait() }
+        }
+        try await waitUntil("the other client's job to queue") { gate.load.queued == 2 }
+        holding.release()
+        try await waitUntil("the render's encode to queue behind the other job, or the render to end") {
+            gate.load.queued == 1 || gate.load.running == 0
+        }
+        flooding.release()
+        let image = try await render.value
+        #expect(try decodeImage(Array(image.readableBytesView), as: .png).width == 640)
+        try await holder.value
+        try await flood.value
+        // The prepared photo is in memory now: a render of it has one job, its encode, tested as any other.
+        let blocking = Latch()
+        defer { blocking.release() }
+        let blocker = Task {
+            try await gate.run(.encode(.png), pixels: 50_000_000, client: RenderClient("flood")) { blocking.wait() }
+        }
+        try await waitUntil("the other client's next job to run") { gate.load.running > 0 }
+        await #expect(throws: RenderBusy.self, "a re-blend waits for no prepare of its own: refused past the budget") {
+            try await renderer.render(
+                PreviewTests.photo,
+                load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
+                spec: spec,
+                for: RenderClient("again")
+            )
+        }
+        blocking.release()
+        try await blocker.value
+    }
+
     @Test func aWaitingJobWhoseTaskIsCancelledLeavesTheQueue() async throws {
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)

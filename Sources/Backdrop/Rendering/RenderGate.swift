@@ -76,11 +76,14 @@ final class RenderGate: Sendable {
     }
 
     /// Runs `body` on the pool once admitted and its turn has come; throws ``RenderBusy`` when the queue is too long
-    /// for it, `CancellationError` when its task is cancelled while it waits.
+    /// for it, `CancellationError` when its task is cancelled while it waits. A job that `continues` one admitted
+    /// moments ago (a render's encode after the prepare it made or waited for) is not tested again: it takes its turn,
+    /// so that a render is refused whole, before any of its work, or not at all.
     func run<T: Sendable>(
         _ work: RenderWork,
         pixels: Int,
         client: RenderClient,
+        continues: Bool = false,
         _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
         let (id, cost) = self.state.withLock { state in
@@ -99,7 +102,7 @@ final class RenderGate: Sendable {
                         return .success(())
                     }
                     let wait = state.expectedWait(for: client, workers: self.workers)
-                    if wait > self.maxWait || state.queued + state.running.count >= self.maxJobs {
+                    if !continues, wait > self.maxWait || state.queued + state.running.count >= self.maxJobs {
                         return .failure(RenderBusy(retryAfter: max(1, Int((wait / .seconds(1)).rounded(.up)))))
                     }
                     state.enqueue(Job(id: id, client: client, cost: cost, continuation: continuation))

@@ -32,13 +32,13 @@ struct Renderer: Sendable {
     }
 
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
-        let prepared = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
+        let (prepared, admitted) = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
         let encoders = self.encoders
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
         return try await withRequestSpan("image.encode") { span in
             span.attributes["backdrop.format"] = spec.format.rawValue
             span.attributes["backdrop.blur"] = spec.blurHundredths
-            let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client) {
+            let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client, continues: admitted) {
                 try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
             }
             span.attributes["backdrop.bytes"] = bytes.readableBytes
@@ -56,15 +56,16 @@ struct Renderer: Sendable {
         crop: CropMode,
         for client: RenderClient
     ) async throws -> BlurredPreview {
-        let prepared = try await self.prepared(photo, load: load, size: size, style: style, crop: crop, for: client)
+        let (prepared, admitted) = try await self.prepared(photo, load: load, size: size, style: style, crop: crop, for: client)
         return try await withRequestSpan("image.preview") { _ in
-            try await self.gate.run(.preview, pixels: size.pixelCount, client: client) {
+            try await self.gate.run(.preview, pixels: size.pixelCount, client: client, continues: admitted) {
                 try BlurredPreview.make(photo: photo, prepared: prepared, style: style)
             }
         }
     }
 
-    /// The photo cover-cropped to `size`, from memory or decoded now.
+    /// The photo cover-cropped to `size`, from memory or decoded now; `admitted` when this request's work was admitted
+    /// by the gate on the way (it made the prepare or waited for another request's), so that its next job continues it.
     private func prepared(
         _ photo: SourcePhoto,
         load: @escaping Loader,
@@ -72,11 +73,13 @@ struct Renderer: Sendable {
         style: EffectStyle,
         crop: CropMode,
         for client: RenderClient
-    ) async throws -> PreparedImages {
+    ) async throws -> (prepared: PreparedImages, admitted: Bool) {
         let (limits, queue, metrics) = (self.limits, self.gate, self.metrics)
+        let key = PreparedKey(photoID: photo.id, size: size, style: style, crop: crop)
+        if let hit = await self.prepared.cached(key) { return (hit, false) }
         // Photos from elsewhere pass the quality gate first; the stock photos were chosen by eye.
         let gate = photo.origin != .stock ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown) : nil
-        return try await self.prepared.value(for: PreparedKey(photoID: photo.id, size: size, style: style, crop: crop)) {
+        let prepared = try await self.prepared.value(for: key) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
                 let encoded = try await load(photo, size)
@@ -95,5 +98,6 @@ struct Renderer: Sendable {
                 }
             }
         }
+        return (prepared, true)
     }
 }
