@@ -26,6 +26,16 @@ def cells(prefix, count):
     return [prefix + GEOHASH[i // 32] + GEOHASH[i % 32] for i in range(count)]
 
 
+def clear_of_window_end(needed, window=900):
+    """Returns once at least `needed` seconds are left of the current 15-minute window (waiting for the next one when
+    fewer are, at most `needed` seconds): a check that counts searches per cell and window, or calls per hour, must not
+    straddle two windows, where every cell is new again. The wait is on the clock the replicas read, not on them."""
+    left = window - time.time() % window
+    if left < needed:
+        print(f"  (waiting {left:.1f} s for the next {window // 60}-minute window: the checks that follow count per window)")
+        time.sleep(left + 0.1)
+
+
 def get(url, timeout=30, headers=None):
     """(status, headers, body, seconds) of a GET; HTTP errors are answers too, and a refused connection is status 0."""
     started = time.monotonic()
