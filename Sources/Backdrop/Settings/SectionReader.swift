@@ -68,11 +68,6 @@ struct SectionReader {
     /// An environment variable that sets no key by itself (`OTEL_SDK_DISABLED`).
     func variable(_ name: String) -> String? { self.input.environment[name] }
 
-    /// The source the value of `key` came from, once read.
-    func source(of key: String) -> SettingSource? {
-        self.records.last { $0.key == self.name(key) }?.source
-    }
-
     /// The key to read for a setting renamed from `old` to `new`: `old` while only it is given (accepted for one release,
     /// with a warning naming the new key), else `new`. Giving both is an error.
     mutating func renamed(_ old: String, to new: String) throws -> String {
