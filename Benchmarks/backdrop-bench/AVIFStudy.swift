@@ -65,8 +65,8 @@ let avifCandidates: [AVIFCandidate] = [
                             timing: &timing
                         )
                         cpu.append(processCPUTime() - started)
-                        converts.append(inMilliseconds(timing.convert))
-                        encodes.append(inMilliseconds(timing.encode))
+                        converts.append(timing.convert / .milliseconds(1))
+                        encodes.append(timing.encode / .milliseconds(1))
                     }
                     let record: [String: Any] = [
                         "study": "avif", "image": name, "display": "\(display)", "alpha": Double(hundredths) / 100,
@@ -99,9 +99,4 @@ func decodedPSNR(_ avif: ByteBuffer, against reference: RGBImage) -> Double {
     guard Int(width) == reference.width, Int(height) == reference.height else { return 0 }
     let decoded = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
     return decoded.psnr(against: reference)
-}
-
-/// A duration in milliseconds, seconds included (rav1e and SVT-AV1 take more than one).
-private func inMilliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }

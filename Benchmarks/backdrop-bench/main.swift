@@ -54,7 +54,7 @@ var cpuSamples = [Double]()
     try body()
     let elapsed = ContinuousClock.now - start
     cpuSamples.append(threadCPUTime() - cpu)
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    return elapsed / .milliseconds(1)
 }
 
 func median(_ values: [Double]) -> Double {
