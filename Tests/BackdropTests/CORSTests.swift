@@ -82,7 +82,7 @@ struct CORSTests {
                     group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=300", Self.origin) }
                     try await waitUntil("the first render to be in the queue", limit: .seconds(90)) {
                         let metrics = (try? await Self.get(client, "/metrics")).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
-                        return metrics.contains("backdrop_render_jobs{state=\"running\"} 1.0")
+                        return renderJobs("running", in: metrics) == 1
                     }
                     let refused = try await Self.get(client, "/background?lat=1&lon=2&width=301", Self.origin)
                     release()

@@ -110,3 +110,9 @@ func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable (
         }
     }
 }
+
+/// The gauge `backdrop_render_jobs{state="…"}` (`queued` or `running`) in a /metrics text; 0 when it is absent.
+func renderJobs(_ state: String, in metrics: String) -> Int {
+    let line = metrics.split(separator: "\n").first { $0.hasPrefix("backdrop_render_jobs{state=\"\(state)\"} ") }
+    return line.flatMap { Double($0.split(separator: " ")[1]) }.map(Int.init) ?? 0
+}
