@@ -39,7 +39,7 @@ func searchPage(count: Int) -> [UInt8] {
         let parsed = try milliseconds {
             results = try FlickrSearchResponse.parse(page, allowedLicenses: [4, 5, 9, 10]).photos.map { CandidatePhoto($0, near: cell) }
         }
-        let ranked = milliseconds { _ = CellFinding.choosing(from: results, cell: cell, window: window, deny: PhotoDenylist()) }
+        let ranked = milliseconds { _ = CellChoice.ranking(results, cell: cell, window: window, deny: PhotoDenylist()) }
         if run > 0 {
             parse.append(parsed)
             rank.append(ranked)

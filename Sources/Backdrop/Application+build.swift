@@ -7,9 +7,10 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// Assembles the service from settings, handing each part its own section; does no I/O itself. Reading the stock photos runs before the server starts,
-/// the disk cache's index rebuild and sweeps, the database client and the HTTP client in services. Tests pass a fixed
-/// clock, a logger that records, and `middleware` in front of Backdrop's own that sees every request and response.
+/// Assembles the service from settings, handing each part its own section; does no I/O itself. Reading the stock
+/// photos and migrating the shared database run before the server starts; the disk cache's index rebuild and sweeps,
+/// the database client and the HTTP clients in services. Tests pass a fixed clock, a logger that records, and
+/// `middleware` in front of Backdrop's own that sees every request and response.
 package func buildApplication(
     _ settings: Settings,
     clock: any WallClock = SystemClock(),
@@ -20,11 +21,6 @@ package func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let logger = settings.logger(logger)
     let descriptors = settings.descriptors()
-    let stock = StockPhotoSource(
-        folder: URL(fileURLWithPath: settings.photos.stockFolder),
-        limits: settings.images.limits,
-        deny: PhotoDenylist(settings.photos.deny)
-    )
     let sweeper = CacheSweeper.make(
         settings: settings.cache,
         windowSeconds: settings.photos.windowSeconds,
@@ -33,57 +29,15 @@ package func buildApplication(
         logger: logger,
         metrics: metrics
     )
-    let postgres = try PostgresCoordinator.make(
-        cluster: settings.cluster,
-        flickr: settings.flickr,
-        windowSeconds: settings.photos.windowSeconds,
-        clock: clock,
-        logger: logger,
-        metrics: metrics
-    )
-    let coordinator: any ClusterCoordinator = postgres ?? LocalCoordinator(callsPerHour: settings.flickr.callsPerHour, clock: clock, metrics: metrics)
-    let photos = PhotoSupply.make(
-        photos: settings.photos,
-        flickr: settings.flickr,
-        commons: settings.commons,
-        shared: NearbyPhotoSource.Shared(
-            maxStale: settings.cache.maxStale,
-            deny: PhotoDenylist(settings.photos.deny),
-            cellCacheEntries: settings.flickr.cellCacheEntries
-        ),
-        expectedReplicas: settings.cluster.expectedReplicas,
-        stock: stock,
-        store: sweeper?.cache,
-        coordinator: coordinator,
-        postgres: postgres,
-        clock: clock,
-        logger: logger,
-        metrics: metrics
-    )
+    let replicas = try Replicas(settings.cluster, windowSeconds: settings.photos.windowSeconds, clock: clock, logger: logger, metrics: metrics)
+    let photos = PhotoSupply(settings, store: sweeper?.cache, replicas: replicas, clock: clock, logger: logger, metrics: metrics)
+    let background = buildBackgroundController(settings, photos: photos.line, disk: sweeper?.cache, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
-    let backgrounds = Backgrounds(
-        render: settings.render,
-        images: settings.images,
-        cache: settings.cache,
-        photos: photos.source,
-        upstreamDeadline: settings.flickr.requestDeadline,
-        disk: sweeper?.cache,
-        clock: clock,
-        metrics: metrics
-    )
     let router = buildRouter(
         server: settings.server,
         telemetry: settings.telemetry,
-        background: BackgroundController(
-            photos: settings.photos,
-            cache: settings.cache,
-            defaults: settings.render.defaults,
-            clients: settings.server.clientAddress,
-            backgrounds: backgrounds,
-            clock: clock,
-            metrics: metrics
-        ),
-        health: HealthController(stock: stock, cluster: coordinator),
+        background: background,
+        health: HealthController(stock: photos.line.stock, cluster: replicas),
         openAPI: openAPI,
         metrics: metrics,
         middleware: middleware
@@ -93,12 +47,12 @@ package func buildApplication(
         server: .backdrop(settings: settings.server, metrics: metrics),
         configuration: settings.server.application(maxConnections: descriptors.maxConnections, logger: logger),
         // Given services first: they stop last (a trace exporter flushes what the last requests made).
-        services: services + [sweeper?.cache.thread as (any Service)?, sweeper, postgres].compactMap { $0 } + photos.services,
+        services: services + [sweeper?.cache.thread as (any Service)?, sweeper, replicas.service].compactMap { $0 } + photos.services,
         logger: logger
     )
     app.beforeServerStarts {
-        let library = try await stock.load()
-        try await postgres?.database.start()
+        let library = try await photos.line.stock.load()
+        try await replicas.start()
         await openAPI.load()
         settings.announceWarnings(descriptors, to: logger)
         for announcement in photos.announcements {
@@ -106,6 +60,62 @@ package func buildApplication(
         }
     }
     return app
+}
+
+/// The photo line the settings describe, its sources sharing the photo store on the disk cache (if any) and taking
+/// their budgets from `replicas`; the stock photos (loaded before the server starts) end it.
+extension PhotoSupply {
+    init(
+        _ settings: Settings,
+        store: (any PhotoStore)?,
+        replicas: Replicas,
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics
+    ) {
+        let deny = PhotoDenylist(settings.photos.deny)
+        let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits, deny: deny)
+        let context = PhotoContext(
+            clock: clock,
+            logger: logger,
+            metrics: metrics,
+            store: store,
+            deny: deny,
+            maxStale: settings.cache.maxStale,
+            cellCacheEntries: settings.photos.cellCacheEntries
+        )
+        self.init(settings.photos, flickr: settings.flickr, commons: settings.commons, stock: stock, replicas: replicas, context: context)
+    }
+}
+
+/// `/background` and `/background.json`: the controller, and the renders and previews it answers from (rendered,
+/// cached in memory and on `disk`), its photos from `photos` within `photos.requestDeadlineSeconds`.
+func buildBackgroundController(
+    _ settings: Settings,
+    photos: PhotoLine,
+    disk: DiskCache?,
+    clock: any WallClock,
+    metrics: BackdropMetrics
+) -> BackgroundController {
+    let backgrounds = Backgrounds(
+        render: settings.render,
+        images: settings.images,
+        cache: settings.cache,
+        photos: photos,
+        upstreamDeadline: settings.photos.requestDeadline,
+        disk: disk,
+        clock: clock,
+        metrics: metrics
+    )
+    return BackgroundController(
+        photos: settings.photos,
+        cache: settings.cache,
+        defaults: settings.render.defaults,
+        clients: settings.server.clientAddress,
+        backgrounds: backgrounds,
+        clock: clock,
+        metrics: metrics
+    )
 }
 
 /// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
@@ -135,7 +145,7 @@ func buildRouter(
         ErrorMiddleware()
         PathGuardMiddleware()
         MethodNotAllowedMiddleware()
-        PublicFiles(folder: server.publicFolder, logger: Logger(label: "PublicFiles"))
+        PublicFiles(folder: server.publicFolder, logger: Logger(label: "Backdrop.PublicFiles"))
     }
     background.addRoutes(to: router)
     health.addRoutes(to: router)

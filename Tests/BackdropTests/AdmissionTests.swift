@@ -280,25 +280,4 @@ struct AdmissionTests {
             #expect { try Settings.parse(Data(json.utf8)) } throws: { "\($0)".contains("server.trustedProxies") }
         }
     }
-
-    @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
-        let clock = MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
-        let state = SearchState(clock: clock)
-        let key = CellWindow(cell: "u09tv", window: 1)
-        await state.noteLeaseElsewhere(key, until: clock.now().addingTimeInterval(5))
-        await state.noteTimeout(for: key)
-        await state.noteTimeout(for: key)  // a second request that gave up on the same lease: still the lease's end
-        #expect(await !state.mayCall(key), "the other replica's lease still runs")
-        clock.advance(5)
-        #expect(await state.mayCall(key), "its lease has run out: this replica takes the search over")
-        #expect(await state.endLeaseWait(key) == clock.now().addingTimeInterval(-5), "waiting since the first sight of the lease")
-        #expect(await state.endLeaseWait(key) == nil)
-
-        let other = CellWindow(cell: "u09tw", window: 1)
-        await state.noteTimeout(for: other)
-        clock.advance(29)
-        #expect(await !state.mayCall(other), "a search of its own that hung backs the cell off for 30 s")
-        clock.advance(1)
-        #expect(await state.mayCall(other))
-    }
 }

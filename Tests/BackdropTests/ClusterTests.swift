@@ -30,7 +30,6 @@ struct ClusterTests {
             self.grantsCalls = grantsCalls
         }
 
-        var status: ClusterStatus { .postgres }
         func sharing() -> any CellSharing { self }
 
         func takeCall() async -> Bool { self.grantsCalls }
@@ -40,10 +39,10 @@ struct ClusterTests {
             return self.claim
         }
 
-        func publish(_ finding: Data, for key: CellWindow) async -> Data {
-            let ids = (try? JSONDecoder().decode([CandidatePhoto].self, from: finding))?.map(\.photo.id) ?? []
+        func publish(_ results: Data, for key: CellWindow) async -> Data {
+            let ids = (try? JSONDecoder().decode([CandidatePhoto].self, from: results))?.map(\.photo.id) ?? []
             self.record.withLock { $0.published.append(ids) }
-            return self.agreed.map(ClusterTests.shared) ?? finding
+            return self.agreed.map(ClusterTests.shared) ?? results
         }
 
         func publishFailure(for key: CellWindow, backoff: Double) async {
@@ -108,31 +107,30 @@ struct ClusterTests {
         _ coordinator: some ClusterCoordinator,
         _ searcher: CountingSearcher,
         clock: any WallClock = FixedClock(date: Self.window.start)
-    ) async throws -> NearbyPhotoSource {
+    ) async throws -> PhotoLine {
         let stock = StockPhotoSource(folder: Fixtures.stockFolder)
         _ = try await stock.load()
-        let metrics = BackdropMetrics()
-        return NearbyPhotoSource(
-            search: FlickrSearch(settings: Settings.Flickr(), searcher: searcher, windowSeconds: 900, clock: clock, metrics: metrics),
-            downloads: PhotoDownloads(downloader: NoDownloads(), store: nil, memoryMB: 1, metrics: metrics),
-            next: stock,
+        let context = PhotoContext(clock: clock, logger: Logger(label: "test"))
+        let flickr = NearbyPhotoSource(
+            search: FlickrSearch(settings: Settings.Flickr(), searcher: searcher, windowSeconds: 900, clock: clock, metrics: context.metrics),
+            downloads: PhotoDownloads(downloader: NoDownloads(), memoryMB: 1, context: context),
             coordinator: coordinator,
-            clock: clock,
-            logger: Logger(label: "test"),
-            metrics: metrics
+            callsPerHour: 3600,
+            context: context
         )
+        return PhotoLine(nearby: [flickr], stock: stock, metrics: context.metrics)
     }
 
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
         let results = Self.candidates([Self.photo("111"), Self.photo("222")])
-        let theirs = CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window)
+        let theirs = CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice
         let coordinator = ScriptedCoordinator(claim: .found(Self.shared(results)))
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
-        let photo = try await source.photo(for: .cell(Self.cell), in: Self.window)
+        let photo = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0)
         #expect(photo.id == theirs.candidates[0].id && photo.origin == .flickr)
         #expect(searcher.count.withLock { $0 } == 0)
-        _ = try await source.photo(for: .cell(Self.cell), in: Self.window)
+        _ = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0)
         #expect(coordinator.record.withLock { $0.claims } == 1, "the results are kept for the window")
     }
 
@@ -141,7 +139,7 @@ struct ClusterTests {
         let agreed = Self.candidates([Self.photo("777")])
         let coordinator = ScriptedCoordinator(claim: .search, agreed: agreed)
         let searcher = CountingSearcher(photos: photos)
-        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window)
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
         #expect(searcher.count.withLock { $0 } == 1)
         #expect(coordinator.record.withLock { $0.published } == [["flickr-111", "flickr-222", "flickr-333"]], "its results, as Flickr gave them")
         #expect(photo.id == "flickr-777", "the results stored first win, so that replicas agree")
@@ -150,7 +148,7 @@ struct ClusterTests {
     @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(Data("[]".utf8))])
     func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window)
+        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
         #expect(photo.origin == .stock)
         #expect(searcher.count.withLock { $0 } == 0)
     }
@@ -158,7 +156,7 @@ struct ClusterTests {
     @Test func aSpentSharedBudgetServesStockAndTellsTheOthers() async throws {
         let coordinator = ScriptedCoordinator(claim: .search, grantsCalls: false)
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window)
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
         #expect(photo.origin == .stock && searcher.count.withLock { $0 } == 0)
         #expect(coordinator.record.withLock { $0.failures } == 1)
     }
@@ -166,29 +164,32 @@ struct ClusterTests {
     @Test func aFailingSearchOrARejectedKeyIsShared() async throws {
         let failing = ScriptedCoordinator(claim: .search)
         let down = CountingSearcher(photos: [], error: FlickrError(.transient, "Flickr code 105: service unavailable"))
-        #expect(try await Self.source(failing, down).photo(for: .cell(Self.cell), in: Self.window).origin == .stock)
+        #expect(try await Self.source(failing, down).photo(for: .cell(Self.cell), in: Self.window, variant: 0).origin == .stock)
         #expect(failing.record.withLock { ($0.failures, $0.keyRejections) } == (1, 0))
 
         let rejected = ScriptedCoordinator(claim: .search)
         let invalid = CountingSearcher(photos: [], error: FlickrError(.invalidKey, "Flickr code 100: invalid API key"))
-        #expect(try await Self.source(rejected, invalid).photo(for: .cell(Self.cell), in: Self.window).origin == .stock)
+        #expect(try await Self.source(rejected, invalid).photo(for: .cell(Self.cell), in: Self.window, variant: 0).origin == .stock)
         #expect(rejected.record.withLock { ($0.failures, $0.keyRejections) } == (0, 1))
     }
 
-    @Test func theFindingIsTheRankedChoiceThenTheNextResults() {
+    @Test func theChoiceIsTheRankedPickThenTheNextResults() {
         let photos = (1...20).map { Self.photo("\($0)") }
         let results = Self.candidates(photos)
-        let finding = CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window)
+        let choice = CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice
         let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
         let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
-        #expect(finding.candidates.map(\.id) == order.prefix(CellFinding.kept).map { photos[$0].sourcePhoto.id })
+        #expect(choice.candidates.map(\.id) == order.prefix(CellChoice.kept).map { photos[$0].sourcePhoto.id })
         #expect(
-            finding.photo(variant: 0, excluding: Set(finding.candidates.map(\.id))) == nil
-                && Set(finding.candidates.map(\.id)).count == CellFinding.kept
+            choice.photo(variant: 0, excluding: Set(choice.candidates.map(\.id))) == nil
+                && Set(choice.candidates.map(\.id)).count == CellChoice.kept
         )
-        #expect(CellFinding(choosingFrom: results, cell: Self.cell, window: Self.window) == finding, "the same in every replica")
-        #expect(CellFinding(choosingFrom: [results[0]], cell: Self.cell, window: Self.window).candidates.count == 1)
-        #expect(finding.candidates.allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
+        #expect(
+            CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice == choice,
+            "the same in every replica"
+        )
+        #expect(CellChoice.ranking([results[0]], cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice.candidates.count == 1)
+        #expect(choice.candidates.allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
         let json = try? JSONEncoder().encode(results)
         #expect(json.flatMap { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) } == results, "results travel between replicas intact")
     }
@@ -196,20 +197,18 @@ struct ClusterTests {
     @Test func aReplicaAloneTakesItsShareOfTheBudget() async throws {
         // No connection (the database is unreachable, or not yet reached): the replica works alone on
         // callsPerHour / expectedReplicas, so that replicas cut off together stay within the key's budget.
-        var settings = Settings()
-        settings.flickr.apiKey = "k"
-        settings.flickr.callsPerHour = 40
-        settings.cluster.expectedReplicas = 4
-        let coordinator = try PostgresCoordinator(
-            url: try PostgresURL("postgres://u:p@127.0.0.1:1/db"),
-            cluster: settings.cluster,
-            flickr: settings.flickr,
-            windowSeconds: settings.photos.windowSeconds,
+        var cluster = Settings.Cluster()
+        cluster.postgresURL = "postgres://u:p@127.0.0.1:1/db"
+        cluster.expectedReplicas = 4
+        let replicas = try Replicas(
+            cluster,
+            windowSeconds: 900,
             clock: FixedClock(date: Self.window.start),
             logger: Logger(label: "test"),
             metrics: BackdropMetrics()
         )
-        #expect(await coordinator.status == .degraded)
+        #expect(replicas.status == .degraded)
+        let coordinator = replicas.coordinator(budget: "flickr-api-key/k", source: "flickr", callsPerHour: 40)
         var granted = 0
         for _ in 0..<20 {
             if await coordinator.sharing().takeCall() { granted += 1 }
@@ -221,13 +220,12 @@ struct ClusterTests {
     final class SequenceCoordinator: ClusterCoordinator, CellSharing {
         let claims: Mutex<[CellClaim]>
         init(_ claims: [CellClaim]) { self.claims = Mutex(claims) }
-        var status: ClusterStatus { .postgres }
         func sharing() -> any CellSharing { self }
         func takeCall() async -> Bool { true }
         func claim(_ key: CellWindow) async throws -> CellClaim {
             self.claims.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
         }
-        func publish(_ finding: Data, for key: CellWindow) async -> Data { finding }
+        func publish(_ results: Data, for key: CellWindow) async -> Data { results }
         func publishFailure(for key: CellWindow, backoff: Double) async {}
         func publishKeyRejected(retryAfter: Double) async {}
     }
@@ -239,8 +237,33 @@ struct ClusterTests {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
         let source = try await Self.source(coordinator, searcher, clock: SystemClock())
         let started = ContinuousClock.now
-        let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900))
+        let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900), variant: 0)
         #expect(photo.origin == .flickr && searcher.count.withLock { $0 } == 1)
         #expect(ContinuousClock.now - started >= .milliseconds(390), "not before the other replica's lease ended")
+    }
+}
+
+extension ClusterTests {
+    @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
+        let clock = AdmissionTests.MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let state = SearchState(clock: clock)
+        let leases = LeaseWaits(clock: clock)
+        let key = CellWindow(cell: "u09tv", window: 1)
+        await leases.note(key, until: clock.now().addingTimeInterval(5))
+        await state.noteTimeout(for: key, leaseUntil: await leases.until(key))
+        // A second request that gave up on the same lease: still the lease's end.
+        await state.noteTimeout(for: key, leaseUntil: await leases.until(key))
+        #expect(await !state.mayCall(key), "the other replica's lease still runs")
+        clock.advance(5)
+        #expect(await state.mayCall(key), "its lease has run out: this replica takes the search over")
+        #expect(await leases.end(key) == clock.now().addingTimeInterval(-5), "waiting since the first sight of the lease")
+        #expect(await leases.end(key) == nil)
+
+        let other = CellWindow(cell: "u09tw", window: 1)
+        await state.noteTimeout(for: other, leaseUntil: await leases.until(other))
+        clock.advance(29)
+        #expect(await !state.mayCall(other), "a search of its own that hung backs the cell off for 30 s")
+        clock.advance(1)
+        #expect(await state.mayCall(other))
     }
 }

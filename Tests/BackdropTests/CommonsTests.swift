@@ -151,7 +151,7 @@ struct CommonsTests {
             #expect(image.status == .ok && image.headers[BackdropHeaders.author] == "Jean Photographe & co")
             let search = try #require(commons.searches.first)
             for (key, value) in [
-                ("action", "query"), ("generator", "geosearch"), ("ggsnamespace", "6"), ("ggsradius", "2000"), ("formatversion", "2"),
+                ("action", "query"), ("generator", "geosearch"), ("ggsnamespace", "6"), ("ggsradius", "10000"), ("formatversion", "2"),
                 ("prop", "imageinfo"), ("iiprop", "url|size|mime|extmetadata"), ("iiurlwidth", "1280"),
             ] {
                 #expect(search.query[key] == value, "\(key)")
@@ -228,7 +228,7 @@ struct CommonsTests {
             default: [.status(500, [])]
             }
         }
-        try await Self.withBackdrop(answers, configure: { $0.flickr.requestDeadline = .milliseconds(1500) }) { commons, client, _ in
+        try await Self.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(1500) }) { commons, client, _ in
             let start = ContinuousClock.now
             let (answer, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
@@ -251,7 +251,7 @@ struct CommonsTests {
                 settings.commons.endpoint = commons.endpoint
                 settings.commons.extraImageHosts = ["localhost"]
                 settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
-                settings.flickr.requestDeadline = .milliseconds(1500)
+                settings.photos.requestDeadline = .milliseconds(1500)
                 let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
                 try await app.test(.router) { client in
                     let (first, _) = try await Self.json(client, "\(Self.paris)&width=64&height=64")

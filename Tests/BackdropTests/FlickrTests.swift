@@ -39,7 +39,7 @@ struct FlickrTests {
     static let patient: @Sendable (inout Settings) -> Void = { settings in
         settings.flickr.connectTimeout = .seconds(20)
         settings.flickr.totalTimeout = .seconds(60)
-        settings.flickr.requestDeadline = .seconds(90)
+        settings.photos.requestDeadline = .seconds(90)
         settings.cluster.lease = .seconds(120)
     }
 
@@ -292,7 +292,7 @@ struct FlickrTests {
             configure: { settings in
                 // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
                 settings.flickr.totalTimeout = .seconds(60)
-                settings.flickr.requestDeadline = .milliseconds(1500)
+                settings.photos.requestDeadline = .milliseconds(1500)
             }
         ) { flickr, client, records in
             for attempt in 0..<2 {
@@ -328,21 +328,21 @@ struct FlickrTests {
             },
             configure: { settings in
                 settings.flickr.totalTimeout = .seconds(60)
-                settings.flickr.requestDeadline = .seconds(1)
+                settings.photos.requestDeadline = .seconds(1)
                 settings.flickr.callsPerHour = 100
             },
             metrics: metrics
         ) { _, client, _ in
             try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
-            #expect(value(#"backdrop_flickr_calls_total{outcome="transient"}"#) == 1)
+            #expect(value(#"backdrop_source_calls_total{source="flickr",outcome="transient"}"#) == 1)
             #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1)
             #expect(value("backdrop_upstream_deadlines_total") == nil || value("backdrop_upstream_deadlines_total") == 0)
             try await Self.expectBackground(client, "lat=38.72&lon=-9.14&\(Self.small)", source: "stock")
             #expect(value("backdrop_upstream_deadlines_total") == 1, "the search that never answered ran into the deadline")
             #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 2)
             try await Self.expectBackground(client, "lat=52.52&lon=13.40&\(Self.small)", source: "flickr")
-            #expect(value(#"backdrop_flickr_calls_total{outcome="ok"}"#) == 1)
-            #expect(value("backdrop_flickr_quota_tokens") == 97, "three calls taken from a budget of 100")
+            #expect(value(#"backdrop_source_calls_total{source="flickr",outcome="ok"}"#) == 1)
+            #expect(value(#"backdrop_source_budget_tokens{source="flickr"}"#) == 97, "three calls taken from a budget of 100")
         }
     }
 
@@ -361,7 +361,7 @@ struct FlickrTests {
             },
             configure: { settings in
                 settings.flickr.totalTimeout = .seconds(1)
-                settings.flickr.requestDeadline = .milliseconds(1500)
+                settings.photos.requestDeadline = .milliseconds(1500)
             }
         ) { flickr, client, records in
             let start = ContinuousClock.now

@@ -20,7 +20,7 @@ struct HTTPTests {
         settings.photos.sources = [.flickr, .stock]  // never beyond loopback: Commons only with a stand-in
         // Every test runs at once in a debug build: a request can wait its turn for seconds. Tests of the deadline set
         // their own; the others must not meet it by chance.
-        settings.flickr.requestDeadline = .seconds(60)
+        settings.photos.requestDeadline = .seconds(60)
         settings.cluster.lease = .seconds(90)
         return settings
     }

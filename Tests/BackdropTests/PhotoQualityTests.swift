@@ -3,8 +3,9 @@ import Testing
 
 @testable import Backdrop
 
-/// The quality gate: what passes (every stock photo, the fixture photo), what does not (black, white, clipped, flat,
-/// blurred), and a photo turned down replaced by the next candidate through the stand-in Flickr.
+/// The quality gate: what passes (every stock photo, the fixture photo, night photographs at night), what does not
+/// (black, white, clipped, flat, blurred), and a photo turned down replaced by the next candidate through the stand-in
+/// Flickr.
 @Suite("Photo quality")
 struct PhotoQualityTests {
     @Test func theStockPhotosAndTheFixturePhotoPass() throws {
@@ -76,8 +77,44 @@ struct PhotoQualityTests {
             #expect(flickr.downloads.count == 2 && flickr.searches.count == 1)
             let again = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=320&height=568", source: "flickr")
             #expect(again.headers[BackdropHeaders.photoID] == "flickr-53000000002", "for the rest of the window")
-            #expect(records.all.contains { $0.message.contains("photo unusable") })
+            #expect(records.all.contains { $0.message.contains("photos passed over") })
         }
+    }
+
+    /// Night photographs (``PhotoQuality/Limits``): four night scenes as a camera records them (black sky over 50 to
+    /// 96 % of the frame, lights, noise: `Fixtures/make_night.py`) and the stock night and twilight photos.
+    @Test(arguments: ["city", "harbour", "stars", "street"])
+    func nightPhotographsPassAtNight(_ kind: String) throws {
+        let quality = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("night-\(kind).jpg")))
+        #expect(quality.black >= 0.5, "black sky over half the frame: \(quality)")
+        #expect([.dark, .clipped].contains(quality.verdict), "the day's limits turn it down: \(quality)")
+        #expect(quality.verdict(for: .init(sky: .night, shown: nil)) == .pass, "undated, at night: \(quality)")
+        #expect(quality.verdict(for: .init(sky: .twilight, shown: nil)) == .pass, "undated, at twilight: \(quality)")
+        #expect(quality.verdict(for: .init(sky: .day, shown: .night)) == .pass, "dated or tagged night, by day: \(quality)")
+        #expect(quality.verdict(for: .init(sky: .day, shown: nil)) != .pass, "undated, by day: no day photo")
+    }
+
+    @Test func theNightLimitsStillTurnDownWhatIsBadAtNightAndMistIsNotBlur() throws {
+        for (number, phase) in [(8, SunPhase.night), (9, .night), (10, .twilight)] {
+            let quality = PhotoQuality(try Fixtures.stockPhoto(number))
+            #expect(quality.verdict(for: .init(sky: .night, shown: phase)) == .pass, "stock \(number): \(quality)")
+        }
+        let blurred = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("blurred-photo.jpg")))
+        #expect(blurred.verdict(for: .init(sky: .night, shown: nil)) == .blurred, "a blurred shot is blurred at night too")
+        var rng = SeededGenerator(seed: 20_261_126)
+        let lensCap = RGBImage(width: 800, height: 600) { out in
+            for i in out.indices { out[i] = UInt8(clamping: 3 + Int.random(in: -3...3, using: &rng)) }
+        }
+        #expect(PhotoQuality(lensCap).verdict(for: .init(sky: .night, shown: nil)) == .dark, "a black frame is no night photo")
+        let blown = RGBImage(width: 800, height: 600) { out in
+            for i in out.indices { out[i] = (i / 3) % 800 < 320 ? 255 : UInt8(clamping: 40 + Int.random(in: -30...30, using: &rng)) }
+        }
+        #expect(PhotoQuality(blown).verdict(for: .init(sky: .night, shown: nil)) == .clipped, "two fifths blown out")
+        // "Darkest Hour", a lake in mist: smooth by nature. Named as mist, it passes by day's limits too.
+        let mist = PhotoQuality(try Fixtures.stockPhoto(9))
+        #expect(mist.verdict(for: .init(sky: .day, shown: nil)) == .blurred)
+        #expect(mist.verdict(for: .init(sky: .day, shown: nil, misty: true)) == .pass)
+        #expect(blurred.verdict(for: .init(sky: .day, shown: nil, misty: true)) == .pass, "what the tags say is believed")
     }
 }
 

@@ -45,6 +45,24 @@ enum RawHTTP {
     /// Sends `request` on a new connection to 127.0.0.1:`port` made from the address `source` (any of 127.0.0.0/8),
     /// and reads its response, waiting 60 s at most for each read: requests held in a render queue wait their turn
     /// while the whole suite loads the machine.
+    /// ``exchange(port:from:_:_:_:)`` of a GET on a thread of its own, so that the blocking exchange holds no thread of
+    /// the concurrency pool (Dispatch's pool grows by about a thread a second).
+    static func exchangeOnItsOwnThread(port: Int, from source: String, _ target: String, _ headers: [String] = []) async throws -> Response {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        do {
+                            return try RawHTTP.exchange(port: port, from: source, "GET", target, headers)
+                        } catch {
+                            throw RawHTTP.Failure(description: "\(target) from \(source): \(error)")
+                        }
+                    }
+                )
+            }
+        }
+    }
+
     static func exchange(port: Int, from source: String, _ method: String, _ target: String, _ headers: [String] = []) throws -> Response {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket failed") }

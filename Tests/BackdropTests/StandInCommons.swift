@@ -44,6 +44,10 @@ final class StandInCommons: Sendable {
         var taken: String? = nil
         var categories = "Eiffel Tower|Views from the Trocadéro"
         var gps: (Double, Double)? = (48.8616, 2.2893)
+        /// What its image host serves for it: the photo, or a fault by ``StandInFlickr``'s names (`truncated.jpg`, …).
+        var image = "photo.jpg"
+        /// Metadata as raw JSON values in place of the generated ones (`"width": "\"4000\""`), and extra fields.
+        var raw: [(String, String)] = []
     }
 
     let port: Int
@@ -67,8 +71,10 @@ final class StandInCommons: Sendable {
     static func searchJSON(_ files: [File], base: String) -> String {
         let pages = files.enumerated().map { index, file -> String in
             let encoded = file.name.replacingOccurrences(of: " ", with: "_").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-            let original = "\(base)/wikipedia/commons/a/ab/\(encoded)"
-            let thumb = file.width > 1280 ? "\(base)/wikipedia/commons/thumb/a/ab/\(encoded)/1280px-\(encoded)" : original
+            // The image's folder names what its host serves (``File/image``), as Commons' hashed folders name a file.
+            let folder = file.image.replacingOccurrences(of: ".", with: "_")
+            let original = "\(base)/wikipedia/commons/\(folder)/\(encoded)"
+            let thumb = file.width > 1280 ? "\(base)/wikipedia/commons/thumb/\(folder)/\(encoded)/1280px-\(encoded)" : original
             var meta: [String: String] = [
                 "Artist": file.artist, "LicenseShortName": file.shortName, "LicenseUrl": file.licenseURL, "License": file.license,
                 "ObjectName": file.name.replacingOccurrences(of: ".jpg", with: ""), "Categories": file.categories,
@@ -81,8 +87,9 @@ final class StandInCommons: Sendable {
             }
             let extmetadata =
                 "{\"CommonsMetadataExtension\":{\"value\":1.2,\"source\":\"extension\",\"hidden\":\"\"}," + fields.joined(separator: ",") + "}"
+            let raw = file.raw.map { ",\"\($0.0)\":\($0.1)" }.joined()
             return """
-                {"pageid":\(file.pageid),"ns":6,"title":\(Self.quoted("File:" + file.name)),"index":\(index - 1),"imagerepository":"local",\
+                {"pageid":\(file.pageid)\(raw),"ns":6,"title":\(Self.quoted("File:" + file.name)),"index":\(index - 1),"imagerepository":"local",\
                 "imageinfo":[{"size":4123456,"width":\(file.width),"height":\(file.height),"thumburl":\(Self.quoted(thumb)),"thumbwidth":1280,\
                 "thumbheight":\(file.height * 1280 / max(1, file.width)),"url":\(Self.quoted(original)),\
                 "descriptionurl":"https://commons.wikimedia.org/wiki/File:\(encoded)","descriptionshorturl":"https://commons.wikimedia.org/w/index.php?curid=\(file.pageid)",\
@@ -131,7 +138,8 @@ final class StandInCommons: Sendable {
         router.get("wikipedia/**") { request, _ -> Response in
             guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             commons.record(request)
-            let last = request.uri.path.split(separator: "/").last.map(String.init) ?? ""
+            let parts = request.uri.path.split(separator: "/").map(String.init)
+            let last = parts.last ?? ""
             if request.uri.path.contains("/thumb/") {
                 let width = Int(last.prefix { $0.isNumber }) ?? 0
                 guard CommonsFile.standardWidths.contains(width) else {
@@ -141,7 +149,16 @@ final class StandInCommons: Sendable {
                     )
                 }
             }
-            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+            // The folder after `commons/` (or `commons/thumb/`) names what to serve; a redirect's target is its own name.
+            let folder = parts.count > 3 ? parts[parts[2] == "thumb" ? 3 : 2] : "photo_jpg"
+            let name = last.hasPrefix("photo-after-redirect") || last == "redirect-loop.jpg" ? last : folder.replacingOccurrences(of: "_", with: ".")
+            return try await StandInFlickr.image(
+                named: name,
+                size: nil,
+                photo: photo,
+                base: "http://127.0.0.1:\(commons.port)/wikipedia/commons/x",
+                released: commons.released
+            )
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in

@@ -121,6 +121,14 @@ final class StandInFlickr: Sendable {
     }
 
     private func image(named name: String, size: String?, photo: [UInt8]) async throws -> Response {
+        try await Self.image(named: name, size: size, photo: photo, base: "http://127.0.0.1:\(self.port)/img", released: self.released)
+    }
+
+    /// What an image host serves for `name`: the photo, or one of the faults a test names (`truncated.jpg`,
+    /// `huge.jpg`, `image.png`, `page.html`, `oversized.jpg`, redirects, `no-answer.jpg`, `server-error.jpg`,
+    /// `trickle.jpg`, `blurred.jpg` that the quality gate turns down); `base` is the host's folder of images on
+    /// loopback (redirects point into it), `released` ends the hang.
+    static func image(named name: String, size: String?, photo: [UInt8], base: String, released: AsyncStream<Void>) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
         switch name {
         case "sized.jpg":
@@ -129,6 +137,8 @@ final class StandInFlickr: Sendable {
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: bytes))
         case let name where name.hasPrefix("photo"):
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+        case let name where name.hasPrefix("night-"):  // the night photographs of the fixtures (make_night.py)
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: try Fixtures.bytes(name))))
         case "blurred.jpg":  // the fixture photo under a 24-px Gaussian blur: the quality gate turns it down
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: try Fixtures.bytes("blurred-photo.jpg"))))
         case "truncated.jpg":
@@ -145,15 +155,15 @@ final class StandInFlickr: Sendable {
             let chunks = [ByteBuffer(bytes: photo.prefix(600))] + Array(repeating: ByteBuffer(repeating: 0x55, count: 64 << 10), count: 48)
             return Response(status: .ok, headers: jpeg, body: .init(contentsOf: chunks))
         case "redirect-loopback.jpg":
-            return Response(status: .found, headers: [.location: "http://127.0.0.1:\(self.port)/img/photo-after-redirect.jpg"])
+            return Response(status: .found, headers: [.location: "\(base)/photo-after-redirect.jpg"])
         case "redirect-elsewhere.jpg":
             return Response(status: .found, headers: [.location: "http://example.com/img/photo.jpg"])
         case "redirect-allowed.jpg":
-            return Response(status: .movedPermanently, headers: [.location: "/img/photo-after-redirect.jpg"])
+            return Response(status: .movedPermanently, headers: [.location: "\(URL(string: base)?.path ?? "")/photo-after-redirect.jpg"])
         case "redirect-loop.jpg":
-            return Response(status: .found, headers: [.location: "/img/redirect-loop.jpg"])
+            return Response(status: .found, headers: [.location: "\(URL(string: base)?.path ?? "")/redirect-loop.jpg"])
         case "no-answer.jpg":
-            for await _ in self.released {}
+            for await _ in released {}
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         case "server-error.jpg":
             return Response(status: .internalServerError)

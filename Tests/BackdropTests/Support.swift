@@ -63,13 +63,6 @@ final class Counter: Sendable {
     var value: Int { self.count.withLock { $0 } }
 }
 
-extension PhotoSource {
-    /// The place's chosen photo (variant 0).
-    func photo(for place: Place, in window: TimeWindow) async throws -> SourcePhoto {
-        try await self.photo(for: place, in: window, variant: 0)
-    }
-}
-
 /// A wait in a test that ran out of time: what it waited for.
 struct WaitTimedOut: Error, CustomStringConvertible {
     let description: String

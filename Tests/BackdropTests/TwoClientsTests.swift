@@ -48,20 +48,7 @@ struct TwoClientsTests {
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 func fetch(_ client: Client, _ target: String) async throws -> RawHTTP.Response {
-                    // A thread of its own for each blocking exchange: Dispatch's pool grows by about a thread a second.
-                    try await withCheckedThrowingContinuation { continuation in
-                        Thread.detachNewThread {
-                            continuation.resume(
-                                with: Result {
-                                    do {
-                                        return try RawHTTP.exchange(port: port, from: client.source, "GET", target, client.headers)
-                                    } catch {
-                                        throw RawHTTP.Failure(description: "\(target) from \(client.source): \(error)")
-                                    }
-                                }
-                            )
-                        }
-                    }
+                    try await RawHTTP.exchangeOnItsOwnThread(port: port, from: client.source, target, client.headers)
                 }
                 func jobs(_ state: String) async throws -> Int {
                     let metrics = try await fetch(Client(source: "127.0.0.1", headers: []), "/metrics")

@@ -103,7 +103,7 @@ def closed_means_closed(binary):
 
 def client_gone_mid_request(binary):
     print("a client that goes takes its request with it")
-    with BackdropServer(binary, settings={"flickr": {"requestDeadlineSeconds": 12}}) as server:
+    with BackdropServer(binary, settings={"photos": {"requestDeadlineSeconds": 12}}) as server:
         server.flickr_control(hang=1)
         try:
             gone = lambda: metric(server.metrics(), 'backdrop_requests_total{route="/background",status="499"}')  # noqa: E731

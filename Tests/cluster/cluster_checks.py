@@ -205,7 +205,7 @@ def shared_budget(binary, flickr, db, work):
         check("every answer a 200", all(a[0] == 200 for a in answers), f"statuses {sorted(set(a[0] for a in answers))}")
         sources = [photo_of(a)[1] for a in answers]
         check("cells past the budget get stock photos", sources.count("stock") >= 28, f"{sources.count('stock')} stock")
-        gauges = [r.metric("backdrop_cluster_budget_tokens") for r in replicas]
+        gauges = [r.metric('backdrop_source_budget_tokens{source="flickr"}') for r in replicas]
         check("/metrics shows the shared budget spent", None not in gauges and min(gauges) == 0, f"tokens left {gauges}")
     finally:
         for replica in replicas:
@@ -460,7 +460,7 @@ def main():
         with FlickrStandIn() as flickr, PostgresServer() as db:
             compose_file()
             start_up_refusals(binary, db, flickr, work)
-            settings = {"cluster": {"timeoutSeconds": 1}, "flickr": {"requestDeadlineSeconds": DEADLINE}}
+            settings = {"cluster": {"timeoutSeconds": 1}, "photos": {"requestDeadlineSeconds": DEADLINE}}
             # As compose.yaml gives them BACKDROP_TRUSTED_PROXIES (nginx's fixed address): here nginx is 127.0.0.1.
             trust = {"BACKDROP_TRUSTED_PROXIES": "127.0.0.1"}
             replicas = [Replica(binary, flickr, db.url, work, str(i), settings=settings, environment=trust).start() for i in range(3)]

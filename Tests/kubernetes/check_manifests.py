@@ -165,7 +165,7 @@ def against_image_and_service(rendered, binary, output):
           paths["livenessProbe"] == "/health" and "200" in health.get("responses", {}) and "exec" not in probes["livenessProbe"], str(paths))
     pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
     grace = pod["terminationGracePeriodSeconds"]
-    deadline = config["flickr"]["requestDeadlineSeconds"]
+    deadline = config["photos"]["requestDeadlineSeconds"]
     check("the stop signal is the image's SIGTERM, and the grace period covers preStop, the request deadline and a render",
           image["stopsignal"] == "SIGTERM" and pre_stop[0] == "/bin/sleep" and grace >= int(pre_stop[1]) + deadline + 10,
           f"grace {grace} s, preStop {pre_stop}, deadline {deadline} s")

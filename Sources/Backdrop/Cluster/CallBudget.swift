@@ -1,6 +1,7 @@
 import Foundation
 
-/// A token bucket over Flickr API calls (3600 an hour by default): full at start, refilled continuously.
+/// A token bucket over a source's calls (`flickr.callsPerHour`, `commons.callsPerHour`): full at start, refilled
+/// continuously.
 actor CallBudget {
     private let capacity: Double
     private let perSecond: Double

@@ -1,21 +1,19 @@
 import Foundation
 
-/// How a replica shares its Flickr work with the others using the same API key: the key's call budget, one search per
-/// cell and window, and what each replica learned (empty cells, failing cells, a rejected key). ``LocalCoordinator``
+/// How a replica shares one source's work with the others: the source's call budget, one search per cell and window,
+/// and what each replica learned (empty cells, failing cells, a rejected key). ``LocalCoordinator``
 /// works alone, as one machine does; ``PostgresCoordinator`` shares through PostgreSQL and falls back to working alone
 /// whenever the database cannot answer within what one request may wait on it.
 protocol ClusterCoordinator: Sendable {
-    var status: ClusterStatus { get async }
-
     /// The coordinator as one request uses it: every call it makes on the database waits, in all, at most
     /// `cluster.timeoutSeconds`; after that the request goes on with the replica's local state.
     func sharing() -> any CellSharing
 }
 
-/// What one request shares with the other replicas. Findings travel as the JSON their owner encodes: the cluster
+/// What one request shares with the other replicas. Search results travel as the JSON their owner encodes: the cluster
 /// stores and returns them, and knows nothing of photos.
 protocol CellSharing: Sendable {
-    /// Takes one Flickr call from the key's budget; false when it is spent.
+    /// Takes one call from the source's budget; false when it is spent.
     func takeCall() async -> Bool
 
     /// Whether to search the cell-window here, what another replica found or learned of it, or how long another
@@ -23,14 +21,14 @@ protocol CellSharing: Sendable {
     /// `CancellationError`.
     func claim(_ key: CellWindow) async throws -> CellClaim
 
-    /// Shares what this replica's search found; returns the finding every replica serves (an earlier one if another
+    /// Shares what this replica's search found; returns the results every replica serves (earlier ones if another
     /// replica published first).
-    func publish(_ finding: Data, for key: CellWindow) async -> Data
+    func publish(_ results: Data, for key: CellWindow) async -> Data
 
     /// Shares that the search of `key` failed, so that the others back off for `backoff` seconds too.
     func publishFailure(for key: CellWindow, backoff: Double) async
 
-    /// Shares that Flickr rejected the API key, so that the others wait `retryAfter` seconds before trying it again.
+    /// Shares that the source rejected its key, so that the others wait `retryAfter` seconds before trying it again.
     func publishKeyRejected(retryAfter: Double) async
 }
 

@@ -94,7 +94,7 @@ final class ClusterDatabase: Sendable {
                 }
             }
             self.markUp(announce: false)
-            logger.notice("sharing Flickr's budget and searches through PostgreSQL", metadata: ["database": "\(url)"])
+            logger.notice("sharing the photo sources' budgets and searches through PostgreSQL", metadata: ["database": "\(url)"])
         } catch {
             if let refusal = Self.refusal(error, url: url) { throw refusal }
             self.markDown(error)

@@ -3,108 +3,51 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// Replicas sharing one Flickr API key through PostgreSQL (``ClusterSchema``): the key's budget, one search per cell and
-/// window under a lease, and what each replica learned. Whenever the database cannot answer within the request's
+/// Replicas sharing one source's call budget through PostgreSQL (``ClusterSchema``): the budget, one search per cell
+/// and window under a lease, and what each replica learned. Whenever the database cannot answer within the request's
 /// allowance, the replica goes on alone with `callsPerHour / expectedReplicas` of the budget, never with an error.
-struct PostgresCoordinator: ClusterCoordinator, Service {
+/// Every source's coordinator shares one database and its connections (``Replicas``).
+struct PostgresCoordinator: ClusterCoordinator {
     let database: ClusterDatabase
-    /// The API key as the database knows it: a hash, never the key itself.
+    /// The budget as the database knows it: a hash of its name (for Flickr, of its key), never the name itself.
     let keyHash: String
     /// This replica's name on the leases it holds.
     let holder: String
     let callsPerHour: Int
     let leaseSeconds: Double
-    let windowSeconds: Int
     /// How the replica works while the database cannot answer: alone, on a conservative share of the budget.
     let alone: LocalCoordinator
-    let clock: any WallClock
+    /// The source whose budget this is, as metrics name it.
+    let source: String
     let logger: Logger
     let metrics: BackdropMetrics
 
-    /// The coordinator for `flickr`'s key and budget, through the database `cluster` names.
+    /// The coordinator of `budget`'s `callsPerHour` calls, for `source`, through `database`.
     init(
-        url: PostgresURL,
-        cluster: Settings.Cluster,
-        flickr: Settings.Flickr,
-        windowSeconds: Int,
+        database: ClusterDatabase,
+        budget: String,
+        source: String,
+        callsPerHour: Int,
+        holder: String,
+        lease: Duration,
+        expectedReplicas: Int,
         clock: any WallClock,
         logger: Logger,
         metrics: BackdropMetrics
-    ) throws {
-        self.database = try ClusterDatabase(url: url, timeout: cluster.timeout, logger: logger, metrics: metrics)
-        self.keyHash = String(StableHash.of("flickr-api-key/\(flickr.apiKey)"), radix: 16)
-        self.holder = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UInt32.random(in: 0...UInt32.max))"
-        self.callsPerHour = flickr.callsPerHour
-        self.leaseSeconds = cluster.lease / .seconds(1)
-        self.windowSeconds = windowSeconds
-        self.alone = LocalCoordinator(
-            callsPerHour: max(1, flickr.callsPerHour / cluster.expectedReplicas),
-            clock: clock,
-            metrics: metrics
-        )
-        self.clock = clock
+    ) {
+        self.database = database
+        self.keyHash = String(StableHash.of(budget), radix: 16)
+        self.holder = holder
+        self.callsPerHour = callsPerHour
+        self.leaseSeconds = lease / .seconds(1)
+        self.alone = LocalCoordinator(source: source, callsPerHour: max(1, callsPerHour / expectedReplicas), clock: clock, metrics: metrics)
+        self.source = source
         self.logger = logger
         self.metrics = metrics
     }
 
-    /// Another budget through the same database and connections: a keyless source's (`name`), with its own calls an
-    /// hour, its own cells and discoveries. Only the first coordinator runs as a service.
-    init(sharing other: PostgresCoordinator, budget name: String, callsPerHour: Int, expectedReplicas: Int) {
-        self.database = other.database
-        self.keyHash = String(StableHash.of("budget/\(name)"), radix: 16)
-        self.holder = other.holder
-        self.callsPerHour = callsPerHour
-        self.leaseSeconds = other.leaseSeconds
-        self.windowSeconds = other.windowSeconds
-        self.alone = LocalCoordinator(callsPerHour: max(1, callsPerHour / expectedReplicas), clock: other.clock, metrics: other.metrics)
-        self.clock = other.clock
-        self.logger = other.logger
-        self.metrics = other.metrics
-    }
-
-    /// The coordinator the settings ask for: PostgreSQL when `cluster.postgresURL` is set, else a replica alone.
-    static func make(
-        cluster: Settings.Cluster,
-        flickr: Settings.Flickr,
-        windowSeconds: Int,
-        clock: any WallClock,
-        logger: Logger,
-        metrics: BackdropMetrics
-    ) throws -> PostgresCoordinator? {
-        try Settings.postgresURL(cluster.postgresURL).map {
-            try PostgresCoordinator(
-                url: $0,
-                cluster: cluster,
-                flickr: flickr,
-                windowSeconds: windowSeconds,
-                clock: clock,
-                logger: logger,
-                metrics: metrics
-            )
-        }
-    }
-
-    var status: ClusterStatus {
-        get async { self.database.isUp ? .postgres : .degraded }
-    }
-
     func sharing() -> any CellSharing {
         PostgresSharing(coordinator: self, allowance: DatabaseAllowance(self.database.timeout))
-    }
-
-    /// Runs the database client; deletes expired rows once a minute and whenever the database is back.
-    func run() async throws {
-        let (windowSeconds, clock, logger) = (self.windowSeconds, self.clock, self.logger)
-        await cancelWhenGracefulShutdown {
-            await self.database.run { database in
-                let window = TimeWindow(containing: clock.now(), seconds: windowSeconds).index
-                _ = await database.query("cleanup", within: database.timeout) { connection in
-                    try await connection.query(ClusterSchema.deleteCells(before: window), logger: logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.cleanupCalls), logger: logger)
-                    return true
-                }
-            }
-        }
     }
 }
 
@@ -122,7 +65,7 @@ struct PostgresSharing: CellSharing {
         let logger = self.logger
         let left = await self.query("budget") { try await $0.query(query, logger: logger).firstRow().decode(Int.self) }
         guard let left else { return await self.coordinator.alone.takeCall() }
-        self.metrics.clusterBudgetTokens(max(0, left))
+        self.metrics.budgetTokens(self.coordinator.source, max(0, left))
         return left >= 0
     }
 
@@ -154,11 +97,11 @@ struct PostgresSharing: CellSharing {
         }
     }
 
-    func publish(_ finding: Data, for key: CellWindow) async -> Data {
-        let query = ClusterSchema.publish(key: self.coordinator.keyHash, key, result: String(decoding: finding, as: UTF8.self))
+    func publish(_ results: Data, for key: CellWindow) async -> Data {
+        let query = ClusterSchema.publish(key: self.coordinator.keyHash, key, result: String(decoding: results, as: UTF8.self))
         let logger = self.logger
         let stored = await self.query("publish") { try await $0.query(query, logger: logger).firstRow().decode(String.self) }
-        return stored.map { Data($0.utf8) } ?? finding
+        return stored.map { Data($0.utf8) } ?? results
     }
 
     func publishFailure(for key: CellWindow, backoff: Double) async {

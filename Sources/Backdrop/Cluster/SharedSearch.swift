@@ -1,8 +1,8 @@
 import Foundation
 
 /// One search of a cell-window among the replicas: claim it, wait out another replica's lease, search here when the
-/// claim says so, publish what was found (the finding published first is the one every replica serves), and share a
-/// failure so that the others back off. It knows nothing of photos: findings travel as the JSON their source encodes.
+/// claim says so, publish its results (the results published first are the ones every replica serves), and share a
+/// failure so that the others back off. It knows nothing of photos: results travel as the JSON their source encodes.
 struct SharedSearch: Sendable {
     /// The search cannot be made now because of what another replica learned moments ago.
     enum Refusal: Error {
@@ -13,25 +13,36 @@ struct SharedSearch: Sendable {
     }
 
     let coordinator: any ClusterCoordinator
-    let state: SearchState
+    /// Whose lease this replica waits on, per cell-window.
+    let leases: LeaseWaits
     let clock: any WallClock
     let metrics: BackdropMetrics
+
+    init(coordinator: any ClusterCoordinator, clock: any WallClock, metrics: BackdropMetrics) {
+        self.coordinator = coordinator
+        self.leases = LeaseWaits(clock: clock)
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    /// The end of another replica's lease on `key`, as last seen by a request waiting on it (nil: none seen).
+    func leaseEnd(_ key: CellWindow) async -> Date? { await self.leases.until(key) }
 
     /// The first pause between looks at a cell-window whose lease another replica holds; it grows to ``longestPause``.
     static let firstPause: Duration = .milliseconds(10)
     static let longestPause: Duration = .milliseconds(200)
 
-    /// What the cell holds for the window: another replica's finding (read by `read`; one that cannot be read is
-    /// searched here), or `search`'s own, published. Throws ``Refusal``, `search`'s errors (shared with the others
+    /// What the cell holds for the window: another replica's results (read by `read`; results that cannot be read are
+    /// searched again here), or `search`'s own, published. Throws ``Refusal``, `search`'s errors (shared with the others
     /// first: as a rejected key when `isKeyRejection` says so) and `CancellationError`.
-    func finding<Finding>(
+    func results<Results>(
         _ key: CellWindow,
-        read: (Data) -> Finding?,
-        encode: (Finding) -> Data,
+        read: (Data) -> Results?,
+        encode: (Results) -> Data,
         isKeyRejection: (any Error) -> Bool,
         onUnreadable: () -> Void,
-        search: (any CellSharing) async throws -> Finding
-    ) async throws -> Finding {
+        search: (any CellSharing) async throws -> Results
+    ) async throws -> Results {
         let shared = self.coordinator.sharing()
         let claim = try await withRequestSpan("cluster.claim") { span in
             span.attributes["backdrop.cell"] = key.cell
@@ -41,7 +52,7 @@ struct SharedSearch: Sendable {
         }
         switch claim {
         case .found(let json):
-            if let finding = read(json) { return finding }
+            if let results = read(json) { return results }
             onUnreadable()
         case .failing:
             throw Refusal.failedElsewhere
@@ -51,8 +62,8 @@ struct SharedSearch: Sendable {
             break
         }
         do {
-            let finding = try await search(shared)
-            return read(await shared.publish(encode(finding), for: key)) ?? finding
+            let results = try await search(shared)
+            return read(await shared.publish(encode(results), for: key)) ?? results
         } catch  where isKeyRejection(error) {
             await shared.publishKeyRejected(retryAfter: SearchState.keyRetryInterval)
             throw error
@@ -66,7 +77,7 @@ struct SharedSearch: Sendable {
 
     /// The coordinator's answer for the cell-window, looking again while another replica holds its lease (until this
     /// request's deadline cancels the wait). Each wait is noted, so that a request that gives up on the lease leaves
-    /// the cell alone until the lease ends and no longer (``SearchState/noteTimeout(for:)``).
+    /// the cell alone until the lease ends and no longer (``leaseEnd(_:)``).
     private func claim(_ key: CellWindow, _ shared: any CellSharing) async throws -> CellClaim {
         var pause = Self.firstPause
         var leaseUntil: Date?
@@ -83,7 +94,7 @@ struct SharedSearch: Sendable {
             }
             guard case .wait(let seconds) = claim else {
                 // A wait on another replica's lease (by this request or an earlier one that gave up) ends here.
-                if let since = await self.state.endLeaseWait(key) {
+                if let since = await self.leases.end(key) {
                     let waited = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(since)) * 1000))
                     if case .search = claim { self.metrics.clusterLeaseWait("took_over", waited) }
                     if case .found = claim { self.metrics.clusterLeaseWait("shared", waited) }
@@ -91,7 +102,7 @@ struct SharedSearch: Sendable {
                 return claim
             }
             leaseUntil = now.addingTimeInterval(seconds)
-            await self.state.noteLeaseElsewhere(key, until: now.addingTimeInterval(seconds))
+            await self.leases.note(key, until: now.addingTimeInterval(seconds))
             try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, seconds * 1000)))))
             pause = min(pause * 2, Self.longestPause)
         }

@@ -6,9 +6,9 @@ package struct HealthController: Sendable {
     /// The stock photos, counted at each request (they are loaded before the server starts).
     let stock: StockPhotoSource
     /// How the replica stands with the others: `local`, `postgres` or `degraded`.
-    let cluster: any ClusterCoordinator
+    let cluster: Replicas
 
-    init(stock: StockPhotoSource, cluster: any ClusterCoordinator) {
+    init(stock: StockPhotoSource, cluster: Replicas) {
         self.stock = stock
         self.cluster = cluster
     }
@@ -27,7 +27,7 @@ package struct HealthController: Sendable {
                     status: "ok",
                     version: Backdrop.version,
                     stockPhotos: self.stock.library.entries.count,
-                    cluster: await self.cluster.status
+                    cluster: self.cluster.status
                 )
             )
         }

@@ -18,8 +18,20 @@ protocol PhotoStore: Sendable {
     func storeSourceImage(_ bytes: [UInt8], photoID: String, variant: String) async
 }
 
+/// The photo a source last chose for a cell, as the store keeps it.
 struct StoredPhoto: Sendable {
     package let photo: SourcePhoto
     package let window: Int64
     package let created: Date
+
+    /// Whether it is the window's own choice, to serve after a restart without a search: chosen in `window`, fresh,
+    /// and not denied since.
+    func isRestorable(in window: TimeWindow, deny: PhotoDenylist) -> Bool {
+        self.window == window.index && !self.photo.stale && !deny.denies(self.photo)
+    }
+
+    /// Whether it may stand in (stale) while its source cannot serve: no older than `maxStale`, and not denied since.
+    func mayStandIn(at now: Date, maxStale: Duration, deny: PhotoDenylist) -> Bool {
+        now.timeIntervalSince(self.created) <= maxStale / .seconds(1) && !deny.denies(self.photo)
+    }
 }

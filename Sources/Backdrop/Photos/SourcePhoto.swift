@@ -15,6 +15,9 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     /// The sky at the place when it was chosen for it (a search's candidates), so that the quality gate can judge an
     /// undated photo's light; nil when it was not chosen for a sky.
     package private(set) var sky: SunPhase?
+    /// Whether its tags or categories say mist or fog (then the quality gate does not take its softness for blur);
+    /// nil (not said) in what earlier versions stored.
+    private let mist: Bool?
     /// How many photos the place has to choose from in this window (`variant` 0 up to this, less one), when the
     /// source says (nil: one).
     package var variantCount: Int?
@@ -28,6 +31,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         owner: String? = nil,
         shown: SunPhase? = nil,
         sky: SunPhase? = nil,
+        misty: Bool = false,
         variantCount: Int? = nil
     ) {
         self.id = id
@@ -38,8 +42,12 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         self.owner = owner
         self.shown = shown
         self.sky = sky
+        self.mist = misty ? true : nil
         self.variantCount = variantCount
     }
+
+    /// Whether its tags or categories say mist or fog.
+    package var misty: Bool { self.mist ?? false }
 
     /// How many photos the place has to choose from in this window: `variant` takes 0 up to this, less one.
     package var variants: Int { self.variantCount ?? 1 }
@@ -70,7 +78,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     }
 }
 
-package enum PhotoOrigin: String, Sendable, Hashable, Codable {
+package enum PhotoOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     case stock
     case flickr
     case commons

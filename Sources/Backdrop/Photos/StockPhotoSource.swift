@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The library is read before the server starts (``load()``, on NIO's thread pool: it reads and decodes every photo
 /// to check it) and kept in memory, so serving a stock photo touches no disk. Denied photos are left out of it.
-package final class StockPhotoSource: PhotoSource {
+package final class StockPhotoSource: Sendable {
     package let folder: URL
     let limits: DecodeLimits
     let deny: PhotoDenylist
@@ -40,17 +40,10 @@ package final class StockPhotoSource: PhotoSource {
     /// The loaded library (empty before ``load()``).
     var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
 
-    /// Stock photos alone are not standing in for anything: their answers are cached for the whole window.
-    package var substitutesFallbacks: Bool { false }
-
     func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
         let photos = Self.order(try self.loadedEntries().map(\.photo), place: place, window: window)
         guard let photo = PhotoVariants.pick(variant, from: photos) else { throw StockPhotoError("no stock photos") }
         return photo
-    }
-
-    func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
-        try? await self.photo(for: place, in: window, variant: variant)
     }
 
     /// `photos` in the order `place` gets them in `window`: those whose sky is nearest the sky at the place now (all

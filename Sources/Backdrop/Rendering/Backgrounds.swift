@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import Tracing
 
-/// Which image answers a request for a place: the photo the source chooses, its render or preview from memory, disk or
-/// made now, within the upstream deadline; an unusable photo replaced (at most three times) and, past the deadline,
-/// the source's fallback (stale or stock). The HTTP layer parses, calls this, and builds the response.
+/// Which image answers a request for a place: the photo the line chooses, its render or preview from memory, disk or
+/// made now, within the upstream deadline; an unusable photo replaced by the next (``PhotoAttempts``) down to the
+/// stock photos, and past the deadline the line's fallback (stale or stock). A photo's fault never reaches the client.
+/// The HTTP layer parses, calls this, and builds the response.
 package struct Backgrounds: Sendable {
-    let photos: any PhotoSource
+    let photos: PhotoLine
     let renderer: Renderer
     let renders: RenderCache
     /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each with placeholders.
@@ -16,11 +17,7 @@ package struct Backgrounds: Sendable {
     let upstreamDeadline: Duration
     let metrics: BackdropMetrics
 
-    /// How many times a request replaces a photo that proves unusable before it takes what the source falls back on.
-    static let maxReplacements = 3
-
-    init(photos: any PhotoSource, renderer: Renderer, renders: RenderCache, previewsMemory: Int, upstreamDeadline: Duration, metrics: BackdropMetrics)
-    {
+    init(photos: PhotoLine, renderer: Renderer, renders: RenderCache, previewsMemory: Int, upstreamDeadline: Duration, metrics: BackdropMetrics) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
@@ -36,7 +33,7 @@ package struct Backgrounds: Sendable {
         render: Settings.Render,
         images: Settings.Images,
         cache: Settings.Cache,
-        photos: any PhotoSource,
+        photos: PhotoLine,
         upstreamDeadline: Duration,
         disk: DiskCache?,
         clock: any WallClock,
@@ -74,7 +71,8 @@ package struct Backgrounds: Sendable {
         logger: Logger
     ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.render", place: place, window: window, variant: variant, logger: logger) { photo in
+        return try await self.produce("background.render", place: place, window: window, variant: variant, client: client, logger: logger) {
+            photo in
             await self.renders.cached(key(photo))
         } make: { photo in
             try await self.renders.render(key(photo)) {
@@ -97,7 +95,8 @@ package struct Backgrounds: Sendable {
     ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100, crop: crop)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.preview", place: place, window: window, variant: variant, logger: logger) { photo in
+        return try await self.produce("background.preview", place: place, window: window, variant: variant, client: client, logger: logger) {
+            photo in
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
@@ -114,7 +113,7 @@ package struct Backgrounds: Sendable {
     }
 
     /// What a request makes of the place's photo (a render, a preview), from memory or made now, within the upstream
-    /// deadline; past it, from the source's fallback photo (stale or stock, which needs no upstream call). Something
+    /// deadline; past it, from the line's fallback photo (stale or stock, which needs no upstream call). Something
     /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
     /// request, about a sixth of a cache hit's time).
     private func produce<Made: Sendable>(
@@ -122,6 +121,7 @@ package struct Backgrounds: Sendable {
         place: Place,
         window: TimeWindow,
         variant: Int,
+        client: @escaping @Sendable () -> RenderClient,
         logger: Logger,
         cached: (SourcePhoto) async -> Made?,
         make: @escaping @Sendable (SourcePhoto) async throws -> Made
@@ -132,65 +132,42 @@ package struct Backgrounds: Sendable {
         }
         RequestTrace.note("backdrop.cache", "miss")
         return try await withRequestSpan(name) { span in
+            let attempts = PhotoAttempts(
+                photos: self.photos,
+                place: place,
+                window: window,
+                variant: variant,
+                client: client(),
+                logger: logger,
+                span: span
+            )
             do {
                 return try await withDeadline(self.upstreamDeadline) {
-                    try await self.produceFromChosen(place: place, window: window, variant: variant, logger: logger, span: span, make: make)
+                    try await attempts.make(
+                        from: try await self.choose(place: place, window: window, variant: variant, client: attempts.client),
+                        make
+                    )
                 }
             } catch is DeadlinePassed {
                 span.addEvent("upstream deadline passed")
                 RequestTrace.note("backdrop.fallback", "deadline")
-                let photo = try await self.deadlineFallback(place: place, window: window, variant: variant, logger: logger)
-                span.addEvent(
-                    SpanEvent(
-                        name: "fallback photo",
-                        attributes: ["backdrop.photo.source": "\(photo.sourceLabel)"]
-                    )
-                )
-                return try await make(photo)
+                self.metrics.deadlinePassed()
+                logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
+                let photo = try await self.photos.fallback(for: place, in: window, variant: variant)
+                span.addEvent(SpanEvent(name: "fallback photo", attributes: ["backdrop.photo.source": "\(photo.sourceLabel)"]))
+                return try await attempts.make(from: photo, make, replacing: false)
             }
         }
     }
 
-    private func deadlineFallback(place: Place, window: TimeWindow, variant: Int, logger: Logger) async throws -> SourcePhoto {
-        self.metrics.deadlinePassed()
-        logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
-        return try await self.photos.fallback(for: place, in: window, variant: variant)
-    }
-
-    /// `make` applied to the place's chosen photo. A remote photo that cannot be downloaded or decoded, or that fails
-    /// the quality gate, is reported to the source, which offers the next candidate, then a stock photo.
-    private func produceFromChosen<Made: Sendable>(
-        place: Place,
-        window: TimeWindow,
-        variant: Int,
-        logger: Logger,
-        span: any Span,
-        make: @Sendable (SourcePhoto) async throws -> Made
-    ) async throws -> Made {
-        var photo = try await self.choose(place: place, window: window, variant: variant)
-        var failures = 0
-        while true {
-            do {
-                return try await make(photo)
-            } catch  where failures < Self.maxReplacements && photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) {
-                failures += 1
-                logger.warning("photo unusable, choosing another", metadata: ["photo": "\(photo.id)", "cell": "\(place)", "error": "\(error)"])
-                span.addEvent(SpanEvent(name: "photo unusable", attributes: ["backdrop.photo.id": "\(photo.id)"]))
-                await self.photos.markUnusable(photo, place: place, window: window)
-                photo = try await self.choose(place: place, window: window, variant: variant)
-            }
-        }
-    }
-
-    /// The source's photo for the place and window, in a span saying where it came from.
-    private func choose(place: Place, window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+    /// The line's photo for the place and window, in a span saying where it came from.
+    private func choose(place: Place, window: TimeWindow, variant: Int, client: RenderClient) async throws -> SourcePhoto {
         try await withRequestSpan("photo.choose") { span in
             span.attributes["backdrop.photo.variant"] = variant
-            let photo = try await self.photos.photo(for: place, in: window, variant: variant)
+            let photo = try await self.photos.photo(for: place, in: window, variant: variant, client: client)
             span.attributes["backdrop.photo.source"] = photo.origin.rawValue
             span.attributes["backdrop.photo.stale"] = photo.stale
             return photo
         }
     }
-
 }

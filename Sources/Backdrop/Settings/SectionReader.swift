@@ -13,6 +13,8 @@ struct SectionReader {
     private let object: [String: JSONValue]
     private let input: SettingsInput
     private var used = Set<String>()
+    /// Keys of this section still given under another section's name (``moved(_:from:)``): the old name and its value.
+    private var movedHere = [String: (old: String, value: JSONValue)]()
     private(set) var records: [SettingRecord] = []
     /// What reading found worth saying at start (an old key name, a retired key).
     var warnings: [String] = []
@@ -57,6 +59,9 @@ struct SectionReader {
             } else if let value = self.object[key] {
                 source = .file(self.input.fileName)
                 result = try json(value)
+            } else if let (old, value) = self.movedHere[key] {
+                source = .file(self.input.fileName)
+                do { result = try json(value) } catch let invalid as Invalid { throw ConfigError(key: old, invalid.reason) }
             }
         } catch let invalid as Invalid {
             throw ConfigError(key: source.errorName(key: self.name(key)), invalid.reason)
@@ -80,6 +85,19 @@ struct SectionReader {
         )
         return old
     }
+
+    /// A key that moved to this section from `section` (where that section's reader retires it): the old key's value is
+    /// taken while only it is given (for one release, with a warning naming the new key). Giving both is an error.
+    mutating func moved(_ key: String, from section: String) throws {
+        guard case .object(let other)? = self.input.root[section], let value = other[key] else { return }
+        let old = "\(section).\(key)"
+        guard self.object[key] == nil else { throw ConfigError(key: old, "has moved to \(self.name(key)); give only \(self.name(key))") }
+        self.warnings.append("configuration key \(old) is deprecated: use \(self.name(key)) (the old name is accepted until the next release)")
+        self.movedHere[key] = (old, value)
+    }
+
+    /// A key that moved to another section, whose reader takes it from here (``moved(_:from:)``): not unknown here.
+    mutating func movedAway(_ key: String) { self.used.insert(key) }
 
     /// A key (or variable) no longer used: accepted, never read, and reported with `warning`.
     mutating func retired(_ key: String, variable: String? = nil, warning: (String) -> String) {

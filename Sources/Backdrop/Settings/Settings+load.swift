@@ -79,10 +79,10 @@ extension Settings {
         settings.telemetry = try Self.section(settings.telemetry, given, &read)
         settings.warnings = read.warnings
         if let unknown = root.keys.sorted().first(where: { !read.names.contains($0) }) { throw ConfigError(key: unknown, "unknown key") }
-        guard settings.cluster.lease > settings.flickr.requestDeadline else {
+        guard settings.cluster.lease > settings.photos.requestDeadline else {
             throw ConfigError(
                 key: "cluster.leaseSeconds",
-                "must be more than flickr.requestDeadlineSeconds (\(settings.flickr.requestDeadline)), so that a live replica's search ends before its lease; got \(settings.cluster.lease)"
+                "must be more than photos.requestDeadlineSeconds (\(settings.photos.requestDeadline)), so that a live replica's search ends before its lease; got \(settings.cluster.lease)"
             )
         }
         return (settings, read.records)

@@ -82,14 +82,10 @@ package struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.cache.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
     }
 
-    /// `outcome`: ok, empty, invalid_key, transient, failed, malformed, quota.
-    /// A search call to a keyless source (Commons), by outcome.
+    /// A search call to a photo source (`flickr`, `commons`), by outcome: ok, empty, invalid_key, transient, failed,
+    /// malformed, quota.
     func sourceCall(_ source: String, _ outcome: String) {
         Counter(label: "backdrop.source.calls.total", dimensions: [("source", source), ("outcome", outcome)], factory: self.factory).increment()
-    }
-
-    func flickrCall(_ outcome: String) {
-        Counter(label: "backdrop.flickr.calls.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
     }
 
     /// A request's upstream deadline passed; it got a fallback photo.
@@ -133,18 +129,15 @@ package struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.cluster.database.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
     }
 
-    /// Calls left in the key's shared budget for the hour, as the database counted them at the last call.
-    func clusterBudgetTokens(_ tokens: Int) {
-        Gauge(label: "backdrop.cluster.budget.tokens", factory: self.factory).record(tokens)
+    /// Calls left in a source's budget (`flickr`, `commons`) at its last call: the replica's own bucket, or the
+    /// shared one as the database counted it.
+    func budgetTokens(_ source: String, _ tokens: Int) {
+        Gauge(label: "backdrop.source.budget.tokens", dimensions: [("source", source)], factory: self.factory).record(tokens)
     }
 
     /// 1 while the replica shares through the database, 0 while it works alone because the database cannot be reached.
     func clusterConnected(_ connected: Bool) {
         Gauge(label: "backdrop.cluster.connected", factory: self.factory).record(connected ? 1 : 0)
-    }
-
-    func quotaTokens(_ tokens: Int) {
-        Gauge(label: "backdrop.flickr.quota.tokens", factory: self.factory).record(tokens)
     }
 
     /// Prometheus text exposition.

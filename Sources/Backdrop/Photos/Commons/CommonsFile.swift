@@ -54,7 +54,8 @@ struct CommonsFile {
                 sourceURL: pageURL
             ),
             sizes: sizes,
-            shown: shown
+            shown: shown,
+            misty: ShownPhase.misty(words)
         )
         let indoors = words.contains { ["interior", "interiors", "indoors", "inside"].contains($0) }
         let outdoors = words.contains { ["exterior", "exteriors", "outdoors", "landscapes", "skylines", "cityscapes", "views"].contains($0) }

@@ -3,7 +3,8 @@ import Foundation
 /// A Commons geosearch answer (`formatversion=2`) read into candidates: JPEG photographs with a long side of at least
 /// 1024 px under a licence that allows modified copies (``CommonsLicense``), each with its credit in plain text and
 /// what the ranking reads (the time taken, categories, where the camera stood). Fields arrive as strings or numbers, or
-/// not at all; a file that lacks what it needs is skipped, never the whole answer.
+/// not at all; a file that lacks what it needs, or cannot be read (a field of the wrong type, a metadata value over
+/// ``longestField``), is skipped, never the whole answer.
 enum CommonsSearchResponse {
     struct Answer: Decodable {
         struct Failure: Decodable {
@@ -11,7 +12,7 @@ enum CommonsSearchResponse {
             let info: String?
         }
 
-        struct Query: Decodable { let pages: [Page]? }
+        struct Query: Decodable { let pages: [Readable<Page>]? }
 
         let error: Failure?
         let query: Query?
@@ -34,15 +35,19 @@ enum CommonsSearchResponse {
         let extmetadata: [String: Field]?
     }
 
-    /// An `extmetadata` entry: its value as text, whatever JSON type it came as.
+    /// An `extmetadata` entry: its value as text, whatever JSON type it came as; one longer than ``longestField``
+    /// makes its file unreadable.
     struct Field: Decodable {
         let text: String?
 
         enum Keys: String, CodingKey { case value }
 
+        struct TooLong: Error {}
+
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             if let text = try? container.decode(String.self, forKey: .value) {
+                guard text.utf8.count <= CommonsSearchResponse.longestField else { throw TooLong() }
                 self.text = text
             } else if let number = try? container.decode(Double.self, forKey: .value) {
                 self.text = String(number)
@@ -51,6 +56,18 @@ enum CommonsSearchResponse {
             }
         }
     }
+
+    /// One element of a list, or nil when it cannot be read: the list's other elements are kept.
+    struct Readable<Element: Decodable>: Decodable {
+        let element: Element?
+
+        init(from decoder: any Decoder) throws {
+            self.element = try? Element(from: decoder)
+        }
+    }
+
+    /// The longest metadata value read, in bytes: a credit or a category list is a few hundred.
+    static let longestField = 64 << 10
 
     /// Files whose long side is shorter are skipped: too small for a phone screen's crop.
     static let minimumLongSide = 1024
@@ -70,7 +87,7 @@ enum CommonsSearchResponse {
                 "Commons error \(failure.code): \(PlainText.from(html: failure.info ?? "", limit: 120))"
             )
         }
-        let pages = (answer.query?.pages ?? []).sorted { ($0.index ?? $0.pageid) < ($1.index ?? $1.pageid) }
+        let pages = (answer.query?.pages ?? []).compactMap(\.element).sorted { ($0.index ?? $0.pageid) < ($1.index ?? $1.pageid) }
         return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order)?.candidate(near: cell) }
     }
 }

@@ -41,7 +41,7 @@ package struct FlickrPhoto: Sendable, Hashable {
 
     package var sourcePhoto: SourcePhoto { self.sourcePhoto(shown: nil) }
 
-    /// The photo as served, saying what sky it shows (``RankingCandidate/shown``).
+    /// The photo as served, saying what sky it shows (``RankingCandidate/shown``) and whether its tags say mist.
     func sourcePhoto(shown: SunPhase?) -> SourcePhoto {
         SourcePhoto(
             id: "flickr-\(self.id)",
@@ -55,7 +55,8 @@ package struct FlickrPhoto: Sendable, Hashable {
             ),
             sizes: self.sizes,
             owner: self.owner,
-            shown: shown
+            shown: shown,
+            misty: ShownPhase.misty(self.facts.tags)
         )
     }
 

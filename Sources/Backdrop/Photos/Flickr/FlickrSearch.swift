@@ -38,7 +38,7 @@ struct FlickrSearch: NearbySearch {
                 span.attributes["backdrop.search.radius_km"] = radius
                 span.attributes["backdrop.search.tags"] = !tags.isEmpty
                 guard await shared.takeCall() else {
-                    self.metrics.flickrCall("quota")
+                    self.metrics.sourceCall("flickr", "quota")
                     span.attributes["backdrop.outcome"] = "quota"
                     throw FlickrError(.transient, "Flickr call budget is spent for now")
                 }
@@ -54,11 +54,11 @@ struct FlickrSearch: NearbySearch {
                 do {
                     response = try await self.searcher.search(query)
                 } catch let error as FlickrError {
-                    self.metrics.flickrCall(error.metricLabel)
+                    self.metrics.sourceCall("flickr", error.metricLabel)
                     span.attributes["backdrop.outcome"] = error.metricLabel
                     throw error
                 }
-                self.metrics.flickrCall(response.photos.isEmpty ? "empty" : "ok")
+                self.metrics.sourceCall("flickr", response.photos.isEmpty ? "empty" : "ok")
                 span.attributes["backdrop.outcome"] = response.photos.isEmpty ? "empty" : "ok"
                 span.attributes["backdrop.search.results"] = response.photos.count
                 return response.photos

@@ -8,11 +8,11 @@ struct ImageDownloader: ImageDownloading {
     let http: HTTPClient
     let policy: ImageHostPolicy
     let maxBytes: Int
-    let timeout: TimeAmount
+    let timeout: Duration
     let userAgent: String
     let maxRedirects = 3
 
-    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: TimeAmount, userAgent: String = "Backdrop/\(Backdrop.version)") {
+    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: Duration, userAgent: String = "Backdrop/\(Backdrop.version)") {
         self.http = http
         self.policy = policy
         self.maxBytes = maxBytes
@@ -23,14 +23,14 @@ struct ImageDownloader: ImageDownloading {
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
     package func download(_ address: String) async throws -> [UInt8] {
         do {
-            return try await withDeadline(.nanoseconds(self.timeout.nanoseconds)) { try await self.fetch(address) }
+            return try await withDeadline(self.timeout) { try await self.fetch(address) }
         } catch is DeadlinePassed {
-            throw DownloadError(.failed, "download took longer than \(self.timeout.nanoseconds / 1_000_000) ms")
+            throw DownloadError(.failed, "download took longer than \(Int(self.timeout / .milliseconds(1))) ms")
         }
     }
 
     private func fetch(_ address: String) async throws -> [UInt8] {
-        let deadline = NIODeadline.now() + self.timeout
+        let deadline = NIODeadline.now() + TimeAmount(self.timeout)
         guard var url = URL(string: address) else { throw DownloadError(.refused, "not a URL") }
         for hop in 0...self.maxRedirects {
             try await self.policy.check(url)

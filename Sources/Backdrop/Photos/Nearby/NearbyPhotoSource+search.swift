@@ -2,55 +2,61 @@ import Foundation
 import Tracing
 
 extension NearbyPhotoSource {
-    /// The cell's ranked results for the window, nothing usable, or the source cannot be asked now. A search stores
-    /// the photo it leads to. Throws only `CancellationError`: a request that gave up (its deadline passed) gets its
-    /// fallback from the deadline's path, counted once there.
-    func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow) async throws -> Lookup {
-        if let cached = await self.findings.cached(key) { return Lookup(cached) }
-        guard await self.state.mayCall(key) else { return .unavailable }
-        let name = self.search.name
+    /// The cell's ranked choice for the window (empty: nothing usable), or nil when the source cannot be asked now (or
+    /// `client`'s share of new searches is spent). A search stores the photo it leads to. Throws only
+    /// `CancellationError`: a request that gave up (its deadline passed) gets its fallback from the deadline's path,
+    /// counted once there.
+    func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow, client: RenderClient) async throws -> CellChoice? {
+        if let cached = await self.choices.cached(key) { return cached }
+        guard await self.state.mayCall(key) else { return nil }
+        let (name, logger) = (self.search.name, self.context.logger)
         do {
-            let result = try await self.findings.value(for: key) {
-                let finding = await self.rank(try await self.results(cell, window: window), cell: cell, window: window)
-                if let chosen = finding.photo(variant: 0, excluding: await self.state.unusable(key)) {
-                    await self.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
+            let choice = try await self.choices.value(for: key) {
+                let choice = await self.rank(try await self.results(cell, window: window, client: client), cell: cell, window: window)
+                if let chosen = choice.photo(variant: 0, excluding: await self.state.unusable(key)) {
+                    await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
                 }
-                return CellResult.found(finding)
+                return choice
             }
-            if await self.state.noteSuccess(for: key) { self.logger.notice("\(name) accepts the API key again") }
-            return Lookup(result)
+            if await self.state.noteSuccess(for: key) { logger.notice("\(name) accepts the API key again") }
+            return choice
         } catch {
             if Task.isCancelled { throw CancellationError() }
+            if error is SearchShares.Spent { return nil }  // the client's share, not the source, says no
             let rejected = self.search.isKeyRejection(error) || (error as? SharedSearch.Refusal) == .keyRejectedElsewhere
             if let pause = self.search.sourcePause(after: error) { await self.state.pause(pause) }
             if await self.state.noteFailure(keyRejected: rejected, for: key) {
-                self.logger.error("\(name) rejected the API key: serving fallback photos, retrying at most once a minute")
+                logger.error("\(name) rejected the API key: serving fallback photos, retrying at most once a minute")
             } else if !rejected {
-                self.logger.warning("\(name) search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                logger.warning("\(name) search failed: serving a fallback photo", metadata: ["cell": "\(cell)", "error": "\(error)"])
             }
-            return .unavailable
+            return nil
         }
     }
 
     /// The cell's results for the period of `resultsSeconds` that holds `window`: from memory, from another replica,
     /// or this replica's own search, shared with the others (whose results win if one published first, so that every
-    /// replica ranks the same).
-    func results(_ cell: Geohash, window: TimeWindow) async throws -> [CandidatePhoto] {
-        let key = self.resultsKey(cell, window: window)
+    /// replica ranks the same). A search's calls are charged to `client`'s share; with the share spent, throws
+    /// ``SearchShares/Spent``.
+    func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> [CandidatePhoto] {
+        let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         let read = { @Sendable (json: Data) in try? JSONDecoder().decode([CandidatePhoto].self, from: json) }
         let encode = { @Sendable (results: [CandidatePhoto]) in (try? JSONEncoder().encode(results)) ?? Data("[]".utf8) }
         return try await self.results.value(for: key) {
             // Kept on disk before a restart: no search, no claim.
-            if let stored = await self.store?.storedResults(cell: key.cell, window: key.window), let results = read(stored) { return results }
-            let results = try await self.shared.finding(
+            if let stored = await store?.storedResults(cell: key.cell, window: key.window), let results = read(stored) { return results }
+            guard await self.shares.mayStart(client) else { throw SearchShares.Spent() }
+            let results = try await self.shared.results(
                 key,
                 read: read,
                 encode: encode,
                 isKeyRejection: self.search.isKeyRejection,
-                onUnreadable: { self.logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
-                search: { shared in try await self.search.search(cell, shared: shared) }
+                onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
+                search: { shared in
+                    try await self.search.search(cell, shared: ChargedSharing(inner: shared, shares: self.shares, client: client))
+                }
             )
-            await self.store?.storeResults(encode(results), cell: key.cell, window: key.window)
+            await store?.storeResults(encode(results), cell: key.cell, window: key.window)
             return results
         }
     }
@@ -66,13 +72,13 @@ extension NearbyPhotoSource {
     }
 
     /// A cell's results ranked for the window, in a span saying the sky, how many, and the chosen one's score.
-    func rank(_ results: [CandidatePhoto], cell: Geohash, window: TimeWindow) async -> CellFinding {
+    func rank(_ results: [CandidatePhoto], cell: Geohash, window: TimeWindow) async -> CellChoice {
         await withRequestSpan("photo.rank") { span in
-            let ranked = CellFinding.choosing(from: results, cell: cell, window: window, deny: self.deny)
+            let ranked = CellChoice.ranking(results, cell: cell, window: window, deny: self.context.deny)
             span.attributes["backdrop.sun.phase"] = ranked.phase.group
             span.attributes["backdrop.photo.candidates"] = results.count
             if let score = ranked.score { span.attributes["backdrop.photo.score"] = score.map(String.init).joined(separator: ",") }
-            return ranked.finding
+            return ranked.choice
         }
     }
 }

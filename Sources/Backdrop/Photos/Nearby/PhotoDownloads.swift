@@ -9,10 +9,10 @@ struct PhotoDownloads: Sendable {
     let metrics: BackdropMetrics
     let memory: MemoryLRU<String, [UInt8]>
 
-    init(downloader: any ImageDownloading, store: (any PhotoStore)?, memoryMB: Int, metrics: BackdropMetrics) {
+    init(downloader: any ImageDownloading, memoryMB: Int, context: PhotoContext) {
         self.downloader = downloader
-        self.store = store
-        self.metrics = metrics
+        self.store = context.store
+        self.metrics = context.metrics
         self.memory = MemoryLRU(budget: memoryMB << 20, maxEntries: 4096) { $0.count + 256 }
     }
 

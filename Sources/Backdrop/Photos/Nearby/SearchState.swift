@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// What a searching source remembers between requests besides search results: whether its key was rejected, which
-/// cells failed recently, whose lease it waits on, and which of a cell's photos turned out unusable in a window.
+/// cells failed recently, and which of a cell's photos turned out unusable in a window.
 actor SearchState {
     static let keyRetryInterval: TimeInterval = 60
     static let failureBackoff: TimeInterval = 30
@@ -13,9 +13,6 @@ actor SearchState {
     private var pausedUntil: Date?
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
     private var retryAt = [CellWindow: Date]()
-    /// The end of another replica's lease on a cell, as last seen by a request waiting on it, and since when this
-    /// replica has been waiting on it.
-    private var leaseElsewhere = [CellWindow: (until: Date, since: Date)]()
     private var unusable = [CellWindow: Set<String>]()
     /// Requests that began waiting on this source's lookup of a cell-window and have not finished it: the ones whose
     /// wait a deadline cut short stay counted until their fallback takes them (``takeInterruptedWait(_:)``).
@@ -55,18 +52,6 @@ actor SearchState {
         self.pausedUntil = self.clock.now().addingTimeInterval(seconds)
     }
 
-    /// Records that another replica's lease on `key` runs until `until`.
-    func noteLeaseElsewhere(_ key: CellWindow, until: Date) {
-        self.prune(before: key.window)
-        self.leaseElsewhere[key] = (until, self.leaseElsewhere[key]?.since ?? self.clock.now())
-    }
-
-    /// The wait on another replica's lease on `key` is over (its result came, or this replica took the search over):
-    /// since when this replica had been waiting, or nil if it had not.
-    func endLeaseWait(_ key: CellWindow) -> Date? {
-        self.leaseElsewhere.removeValue(forKey: key)?.since
-    }
-
     /// A request begins waiting on this source's lookup of `key`.
     func beginWait(_ key: CellWindow) {
         self.prune(before: key.window)
@@ -86,12 +71,12 @@ actor SearchState {
     }
 
     /// Records that a request gave up waiting on `key` (its deadline passed). When it was waiting on another
-    /// replica's lease, the cell waits for that lease's end and no longer: then this replica takes the search over.
-    /// Otherwise (this replica's own search or download hung) it backs off as after a failure.
-    func noteTimeout(for key: CellWindow) {
+    /// replica's lease (ending at `leaseUntil`), the cell waits for that lease's end and no longer: then this replica
+    /// takes the search over. Otherwise (this replica's own search or download hung) it backs off as after a failure.
+    func noteTimeout(for key: CellWindow, leaseUntil: Date? = nil) {
         self.prune(before: key.window)
         let now = self.clock.now()
-        if let until = self.leaseElsewhere[key]?.until, until > now {
+        if let until = leaseUntil, until > now {
             self.retryAt[key] = until
         } else {
             self.retryAt[key] = now.addingTimeInterval(Self.failureBackoff)
@@ -101,7 +86,6 @@ actor SearchState {
     /// Returns true when the key had been rejected before (so its recovery can be logged).
     func noteSuccess(for key: CellWindow) -> Bool {
         self.retryAt[key] = nil
-        self.leaseElsewhere[key] = nil
         defer { self.keyRejectedAt = nil }
         return self.keyRejectedAt != nil
     }
@@ -118,7 +102,6 @@ actor SearchState {
     private func prune(before window: Int64) {
         if self.unusable.count > 4096 { self.unusable = self.unusable.filter { $0.key.window >= window } }
         if self.retryAt.count > 4096 { self.retryAt = self.retryAt.filter { $0.key.window >= window } }
-        if self.leaseElsewhere.count > 4096 { self.leaseElsewhere = self.leaseElsewhere.filter { $0.key.window >= window } }
         // A wait cut short by something other than the deadline (the client went) is never taken: past windows' go.
         if self.waits.count > 4096 { self.waits = self.waits.filter { $0.key.window >= window } }
     }

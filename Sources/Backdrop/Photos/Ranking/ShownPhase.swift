@@ -53,6 +53,15 @@ enum ShownPhase {
         return found.count == 1 ? found[0] : nil
     }
 
+    /// Whether tags (or a category's words) say mist or fog: smooth by nature, not blurred.
+    static func misty(_ tags: [String]) -> Bool {
+        tags.contains { Self.mist.contains($0) }
+    }
+
+    private static let mist: Set<String> = [
+        "fog", "foggy", "mist", "misty", "haze", "hazy", "brume", "brouillard", "nebel", "neblig", "niebla", "nebbia", "nevoeiro",
+    ]
+
     private static let tagged: [String: SunPhase] = {
         var table = [String: SunPhase]()
         for tag in [

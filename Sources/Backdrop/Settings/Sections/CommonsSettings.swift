@@ -12,8 +12,8 @@ extension Settings {
         /// Who calls, as Wikimedia's policy asks: a name and a way to reach whoever runs this instance. Operators put
         /// their own contact in it. Every call sends it followed by `Backdrop/<version>` (``headerValue``).
         package var userAgent = "Backdrop (https://github.com/backdrop-photos/backdrop; operators: put your contact in commons.userAgent)"
-        /// The first radius searched; it widens up to Commons' limit of 10 km.
-        package var radiusKm = 2.0
+        /// The radius searched, nearest files first: Commons' limit of 10 km by default.
+        package var radiusKm = 10.0
         /// API calls a replica (or, sharing a database, all of them) makes in an hour at most.
         package var callsPerHour = 600
         /// `connectTimeoutSeconds`.

@@ -14,15 +14,10 @@ extension Settings {
         package var connectTimeout = Duration.seconds(5)
         /// One call's whole time, its body read (`totalTimeoutSeconds`).
         package var totalTimeout = Duration.seconds(15)
-        /// How long one request may wait on Flickr in all (searches with widening, downloads with the replacement,
-        /// reading every body) before it gets its fallback (`requestDeadlineSeconds`).
-        package var requestDeadline = Duration.seconds(10)
         package var maxDownloadMB = 20
         package var extraImageHosts: [String] = []
         /// Downloaded photos kept in memory.
         package var downloadCacheMB = 64
-        /// Cells whose search results are kept in memory (by every nearby source, Commons too).
-        package var cellCacheEntries = 10000
 
         package init() {}
 
@@ -46,17 +41,12 @@ extension Settings.Flickr: SettingsSection {
         self.callsPerHour = try section.int("callsPerHour", default: self.callsPerHour, in: 1...3600)
         self.connectTimeout = try section.duration("connectTimeoutSeconds", default: self.connectTimeout, unit: .seconds, in: 0.1...60, whole: false)
         self.totalTimeout = try section.duration("totalTimeoutSeconds", default: self.totalTimeout, unit: .seconds, in: 0.1...120, whole: false)
-        self.requestDeadline = try section.duration(
-            "requestDeadlineSeconds",
-            default: self.requestDeadline,
-            unit: .seconds,
-            in: 0.1...120,
-            whole: false
-        )
         self.maxDownloadMB = try section.int("maxDownloadMB", default: self.maxDownloadMB, in: 1...200)
         self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
         self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 1...65536)
-        self.cellCacheEntries = try section.int("cellCacheEntries", default: self.cellCacheEntries, in: 1...10_000_000)
+        // Moved to `photos`, which reads them from here for one release and says so.
+        section.movedAway("requestDeadlineSeconds")
+        section.movedAway("cellCacheEntries")
     }
 
     /// Flickr licence ids allowed: those that permit a modified copy (never NoDerivs 3, 6, 13, 16).

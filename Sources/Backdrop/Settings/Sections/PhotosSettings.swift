@@ -11,6 +11,12 @@ extension Settings {
         /// Where photos come from, in order: each stands in when the one before cannot serve. `flickr` is used only
         /// with a key; `stock` must come last.
         package var sources: [PhotoSourceName] = [.flickr, .commons, .stock]
+        /// How long one request may wait on the sources in all (searches, downloads with their replacements, reading
+        /// every body) before it gets the line's end: a stale photo whose bytes are at hand, or stock
+        /// (`requestDeadlineSeconds`; `flickr.requestDeadlineSeconds` until this release).
+        package var requestDeadline = Duration.seconds(10)
+        /// Cells whose search results each nearby source keeps in memory (`flickr.cellCacheEntries` until this release).
+        package var cellCacheEntries = 10000
 
         package init() {}
     }
@@ -33,6 +39,16 @@ extension Settings.Photos: SettingsSection {
             }
             return source
         }
+        try section.moved("requestDeadlineSeconds", from: "flickr")
+        self.requestDeadline = try section.duration(
+            "requestDeadlineSeconds",
+            default: self.requestDeadline,
+            unit: .seconds,
+            in: 0.1...120,
+            whole: false
+        )
+        try section.moved("cellCacheEntries", from: "flickr")
+        self.cellCacheEntries = try section.int("cellCacheEntries", default: self.cellCacheEntries, in: 1...10_000_000)
         self.deny = try section.strings("deny", default: self.deny) { name in
             guard PhotoDenylist.isName(name) else {
                 throw Invalid(

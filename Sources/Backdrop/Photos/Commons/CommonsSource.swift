@@ -1,0 +1,33 @@
+import AsyncHTTPClient
+import Foundation
+
+extension NearbyPhotoSource {
+    /// Wikimedia Commons as its section describes it: its API and `upload.wikimedia.org` through `http`, with the
+    /// User-Agent Wikimedia asks for, its budget from `replicas` (one for every replica).
+    static func commons(_ commons: Settings.Commons, http: HTTPClient, replicas: Replicas, context: PhotoContext) -> NearbyPhotoSource {
+        let downloader = ImageDownloader(
+            http: http,
+            policy: ImageHostPolicy(extraHosts: commons.extraImageHosts, domains: ["upload.wikimedia.org"], name: "Wikimedia"),
+            maxBytes: commons.maxDownloadMB << 20,
+            timeout: commons.totalTimeout,
+            userAgent: commons.headerValue
+        )
+        let search = CommonsSearch(
+            // 16 MiB: an answer of a hundred files with one odd file of megabytes (a pasted credit) is still read, and
+            // that file alone skipped.
+            client: CommonsClient(
+                get: JSONGet(http: http, userAgent: commons.headerValue, timeout: commons.totalTimeout, maxBytes: 16 << 20),
+                endpoint: commons.endpoint
+            ),
+            radiusKm: commons.radiusKm,
+            metrics: context.metrics
+        )
+        return NearbyPhotoSource(
+            search: search,
+            downloads: PhotoDownloads(downloader: downloader, memoryMB: commons.downloadCacheMB, context: context),
+            coordinator: replicas.coordinator(budget: "budget/commons", source: "commons", callsPerHour: commons.callsPerHour),
+            callsPerHour: commons.callsPerHour,
+            context: context
+        )
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+
+/// What every source in the photo line shares, handed to each whole: the clock, the log and the metrics, the photo
+/// store (on the disk cache, when there is one), the operator's denylist (`photos.deny`), how old a stored photo may be
+/// to stand in while its source fails (`cache.maxStaleHours`), and how many cells' search results each source keeps in
+/// memory (`photos.cellCacheEntries`).
+struct PhotoContext: Sendable {
+    let clock: any WallClock
+    let logger: Logger
+    let metrics: BackdropMetrics
+    let store: (any PhotoStore)?
+    let deny: PhotoDenylist
+    let maxStale: Duration
+    let cellCacheEntries: Int
+
+    init(
+        clock: any WallClock,
+        logger: Logger,
+        metrics: BackdropMetrics = BackdropMetrics(),
+        store: (any PhotoStore)? = nil,
+        deny: PhotoDenylist = PhotoDenylist(),
+        maxStale: Duration = .seconds(24 * 3600),
+        cellCacheEntries: Int = 10_000
+    ) {
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        self.store = store
+        self.deny = deny
+        self.maxStale = maxStale
+        self.cellCacheEntries = cellCacheEntries
+    }
+}

@@ -1,0 +1,101 @@
+/// Where a place's photo comes from: the nearby sources `photos.sources` names, in order, then the stock library,
+/// which ends the line and always answers. A nearby source answers only for itself (a photo, or nil: it cannot serve
+/// now), and the line asks the next. Image data and "unusable" reports go to the photo's own source, routed once, by
+/// its origin.
+package struct PhotoLine: Sendable {
+    let nearby: [NearbyPhotoSource]
+    let stock: StockPhotoSource
+    let metrics: BackdropMetrics
+
+    init(nearby: [NearbyPhotoSource], stock: StockPhotoSource, metrics: BackdropMetrics) {
+        self.nearby = nearby
+        self.stock = stock
+        self.metrics = metrics
+    }
+
+    /// The photo for `place` during `window`, the `variant`-th of its order (0 to ``PhotoVariants/limit`` less one): the
+    /// same answer for every request of that place, window and variant, from the first source that can serve, leaving
+    /// out the sources in `passing` (those a request has already tried enough photos of); a search it needs is charged
+    /// to `client`'s share (``SearchShares``). Throws only `CancellationError`, or a stock library that cannot answer
+    /// (it is read and checked before the server starts).
+    func photo(
+        for place: Place,
+        in window: TimeWindow,
+        variant: Int,
+        passing: Set<PhotoOrigin> = [],
+        client: RenderClient = .unknown
+    ) async throws -> SourcePhoto {
+        if case .cell(let cell) = place {
+            for source in self.nearby where !passing.contains(source.origin) {
+                if let photo = try await source.photo(for: cell, in: window, variant: variant, client: client) { return photo }
+            }
+        }
+        return try await self.stockPhoto(for: place, in: window, variant: variant)
+    }
+
+    /// The line's end: a stock photo, counted in `backdrop_fallbacks_total{kind="stock"}` when it stands in for a
+    /// nearby source's.
+    func stockPhoto(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+        if case .cell = place, !self.nearby.isEmpty { self.metrics.fallback("stock") }
+        return try await self.stock.photo(for: place, in: window, variant: variant)
+    }
+
+    /// The photo for `place` during `window` if it is known without any upstream call, else nil. Lets a render already
+    /// in memory be answered without arming the request's upstream deadline.
+    func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
+        if case .cell(let cell) = place {
+            for source in self.nearby {
+                switch await source.knownPhoto(for: cell, in: window, variant: variant) {
+                case .photo(let photo): return photo
+                case .nothing: continue
+                case .unknown: return nil  // the full path decides (the next source, stale, or a search)
+                }
+            }
+        }
+        return try? await self.stock.photo(for: place, in: window, variant: variant)
+    }
+
+    /// The photo's encoded bytes, in the smallest size that covers `size` (a stock photo has one).
+    func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+        guard let source = self.source(of: photo) else { return try await self.stock.imageData(for: photo, covering: size) }
+        return try await source.imageData(for: photo, covering: size)
+    }
+
+    /// Reports that `photo` could not be downloaded or decoded, or failed the quality gate, so that `place` gets
+    /// another photo this window.
+    func markUnusable(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
+        guard case .cell(let cell) = place, let source = self.source(of: photo) else { return }
+        await source.markUnusable(photo, cell: cell, window: window)
+    }
+
+    /// What to show for `place` when a request's upstream deadline has passed: a photo that needs no upstream call (a
+    /// source's earlier photo of the cell, stale, if its bytes are at hand; else a stock photo). It also tells the
+    /// source waited on that it is too slow now, so that the next requests do not wait for it again at once.
+    func fallback(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+        if case .cell(let cell) = place {
+            for source in self.nearby {
+                if let photo = await source.fallback(for: cell, in: window, variant: variant) { return photo }
+            }
+        }
+        return try await self.stockPhoto(for: place, in: window, variant: variant)
+    }
+
+    /// Whether a photo from the line's end (stock, or stale) stands in for a better one that may come back soon, so
+    /// that answers showing one are cached only briefly. A line of stock photos alone has nothing better to offer.
+    var substitutesFallbacks: Bool { !self.nearby.isEmpty }
+
+    private func source(of photo: SourcePhoto) -> NearbyPhotoSource? {
+        self.nearby.first { $0.origin == photo.origin }
+    }
+}
+
+/// Encoded photo bytes (JPEG or PNG); `variant` names which size of the photo they are.
+package struct EncodedImage: Sendable {
+    package let bytes: [UInt8]
+    package let variant: String
+
+    package init(bytes: [UInt8], variant: String) {
+        self.bytes = bytes
+        self.variant = variant
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import Backdrop
+
+/// The photo line as a whole, through the stand-in Flickr and Commons: a photo that cannot be fetched, decoded or pass
+/// the quality gate is replaced by its source's next candidate, then by the next source's photo, and the stock photos
+/// end the line, so that no photo's fault reaches the client; a bad file in a Commons answer never sinks the cell; night
+/// photographs pass the gate at night.
+@Suite("The photo line through stand-ins", .serialized)
+struct PhotoLineTests {
+    typealias File = StandInCommons.File
+    static let paris = "lat=48.8566&lon=2.3522&width=64&height=64"
+    /// 23:00 UTC in January: night in Paris.
+    static let night = Date(timeIntervalSince1970: 1_800_054_020)
+
+    /// Every fault an image host can make, as the stand-ins name them; `blurred.jpg` fails the quality gate.
+    static let faults = [
+        "truncated.jpg", "huge.jpg", "image.png", "page.html", "oversized.jpg", "redirect-loopback.jpg", "redirect-elsewhere.jpg",
+        "redirect-loop.jpg", "no-answer.jpg", "trickle.jpg", "server-error.jpg", "missing.jpg", "blurred.jpg",
+    ]
+    /// The faults that end by themselves, before any deadline.
+    static let quickFaults = Self.faults.filter { !["no-answer.jpg", "trickle.jpg"].contains($0) }
+
+    /// Backdrop with Flickr answering `flickr` and Commons `commons`, every per-call timeout `callTimeout` and the
+    /// request's deadline `deadline`.
+    static func withBackdrop(
+        flickr: @escaping @Sendable (StandInFlickr) -> [StandInFlickr.SearchAnswer],
+        commons: @escaping @Sendable (StandInCommons) -> [StandInCommons.Answer],
+        deadline: Duration = .seconds(20),
+        callTimeout: Duration = .seconds(1),
+        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        _ body: @Sendable (StandInFlickr, StandInCommons, any TestClientProtocol, LogRecords) async throws -> Void
+    ) async throws {
+        try await StandInFlickr.run(flickr) { standInFlickr in
+            try await StandInCommons.run(commons) { standInCommons in
+                var settings = FlickrTests.settings(standInFlickr) { $0.flickr.totalTimeout = callTimeout }
+                settings.photos.sources = [.flickr, .commons, .stock]
+                settings.photos.requestDeadline = deadline
+                settings.cluster.lease = deadline + .seconds(5)
+                settings.commons.endpoint = standInCommons.endpoint
+                settings.commons.extraImageHosts = ["localhost"]
+                settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
+                settings.commons.connectTimeout = .seconds(1)
+                settings.commons.totalTimeout = callTimeout
+                settings.commons.maxDownloadMB = 1
+                let records = LogRecords()
+                let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+                let app = try await buildApplication(settings, clock: clock, logger: logger)
+                try await app.test(.router) { client in try await body(standInFlickr, standInCommons, client, records) }
+            }
+        }
+    }
+
+    /// Results showing `images`, each at URLs of its own (so that a download of one is never another's).
+    static func flickrResults(_ flickr: StandInFlickr, _ images: [String]) -> [StandInFlickr.SearchAnswer] {
+        let results = images.enumerated().map { index, image in
+            var result = flickr.result(id: "5302222222\(index)", image: image)
+            result.sizes = result.sizes.map { ($0.0, "\($0.1)&n=\(index)", $0.2, $0.3) }
+            return result
+        }
+        return [.json(StandInFlickr.searchJSON(results))]
+    }
+
+    static func commonsFiles(_ images: [String], from first: Int = 100) -> [File] {
+        images.enumerated().map { index, image in
+            var file = File(pageid: first + index)
+            file.image = image
+            return file
+        }
+    }
+
+    /// A 200 of the asked size; its source.
+    static func served(_ client: some TestClientProtocol, _ query: String = Self.paris) async throws -> String? {
+        let answer = try await HTTPTests.get(client, "/background?\(query)")
+        #expect(answer.status == .ok, "\(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+        if answer.status == .ok { #expect(try PNGDecoder.decode(answer.body).width == 64) }
+        return answer.headers[BackdropHeaders.source]
+    }
+
+    @Test("every candidate of every source bad: stock, a 200 within the deadline", arguments: Self.faults)
+    func everyCandidateOfEverySourceBadServesStock(_ fault: String) async throws {
+        try await Self.withBackdrop(
+            flickr: { Self.flickrResults($0, Array(repeating: fault, count: 5)) },
+            commons: { [.json($0.searchJSON(Self.commonsFiles(Array(repeating: fault, count: 5))))] },
+            // Per-call timeouts far beyond the deadline: only the deadline bounds a hang.
+            deadline: .seconds(4),
+            callTimeout: .seconds(60)
+        ) { flickr, commons, client, _ in
+            for attempt in 0..<2 {
+                let start = ContinuousClock.now
+                let served = try await Self.served(client)
+                #expect(served == "stock", "\(fault), request \(attempt)")
+                // The deadline, and a margin for the whole suite beside it on two cores, where a render already running
+                // on the pool (a bad photo's decode) is waited for; a hang would take the 60-s per-call timeouts.
+                #expect(ContinuousClock.now - start < .seconds(20), "\(fault), request \(attempt)")
+            }
+            let json = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            #expect(json.status == .ok)
+            // At most three photos of a source per request, each tried once in the window.
+            let photos = { (paths: [String]) in Set(paths.map { $0.split(separator: "?")[0] }.filter { !$0.contains("after-redirect") }) }
+            #expect(photos(flickr.downloads.map(\.path)).count <= 5 && photos(commons.downloads.map(\.path)).count <= 5)
+        }
+    }
+
+    @Test("every Flickr candidate bad: the next source's photo", arguments: Self.quickFaults)
+    func everyFlickrCandidateBadServesCommons(_ fault: String) async throws {
+        try await Self.withBackdrop(
+            flickr: { Self.flickrResults($0, Array(repeating: fault, count: 5)) },
+            commons: { [.json($0.searchJSON([File(pageid: 4242)]))] }
+        ) { flickr, _, client, records in
+            let served = try await Self.served(client)
+            #expect(served == "commons", "\(fault)")
+            // Each photo's first call carries its size; a redirect's hops do not.
+            let tried = flickr.downloads.filter { $0.query["size"] != nil }.count
+            #expect(tried == PhotoAttempts.perSource, "\(fault): three Flickr photos, then Commons")
+            let line = try #require(records.all.first { $0.message.contains("photos passed over") })
+            #expect(line.metadata["served"]?.description == "commons-4242", "\(line.metadata)")
+        }
+    }
+
+    @Test("every Commons candidate bad, no Flickr key: stock", arguments: Self.quickFaults)
+    func everyCommonsCandidateBadServesStock(_ fault: String) async throws {
+        try await StandInCommons.run({ [.json($0.searchJSON(Self.commonsFiles(Array(repeating: fault, count: 6))))] }) { commons in
+            let settings = CommonsTests.settings(commons) {
+                $0.commons.maxDownloadMB = 1
+                $0.commons.totalTimeout = .seconds(1)
+            }
+            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let first = try await Self.served(client)
+                let again = try await Self.served(client)
+                #expect(first == "stock" && again == "stock", "\(fault)")
+            }
+        }
+    }
+
+    @Test func theThirdCandidateIsServedWhenTheFirstTwoFail() async throws {
+        try await Self.withBackdrop(
+            flickr: { flickr in
+                var first = flickr.result(id: "53033333331", image: "truncated.jpg")
+                var second = flickr.result(id: "53033333332", image: "blurred.jpg")
+                // Ranked first: outdoors and placed to a street; the good one says indoors, so it comes last.
+                (first.extras, second.extras) = ([("context", "2"), ("accuracy", "16")], [("context", "2"), ("accuracy", "16")])
+                var good = flickr.result(id: "53033333333", image: "photo.jpg")
+                good.extras = [("context", "1")]
+                return [.json(StandInFlickr.searchJSON([good, first, second]))]
+            },
+            commons: { [.json($0.searchJSON([File(pageid: 4242)]))] }
+        ) { flickr, commons, client, records in
+            let answer = try await HTTPTests.get(client, "/background?\(Self.paris)")
+            #expect(answer.status == .ok && answer.headers[BackdropHeaders.photoID] == "flickr-53033333333")
+            #expect(flickr.downloads.count == 3 && commons.downloads.isEmpty)
+            let line = try #require(records.all.first { $0.message.contains("photos passed over") })
+            let passed = line.metadata["passed"]?.description ?? ""
+            #expect(passed.contains("flickr-53033333331") && passed.contains("flickr-53033333332") && passed.contains("quality gate (blurred)"))
+            // The same photo for the rest of the window, with no download of the failed ones again.
+            let again = try await HTTPTests.get(client, "/background?\(Self.paris)&blur=0.2")
+            #expect(again.headers[BackdropHeaders.photoID] == "flickr-53033333333" && flickr.downloads.count == 3)
+        }
+    }
+
+    @Test func oneUnreadableFileNeverSinksACommonsCell() async throws {
+        try await StandInCommons.run({ commons in
+            var huge = File(pageid: 1)
+            huge.artist = String(repeating: "a", count: 4 << 20)  // a pasted credit of 4 MiB
+            var stringWidth = File(pageid: 2)
+            stringWidth.width = 4001
+            var noPageID = File(pageid: 3)
+            noPageID.name = "No page id.jpg"
+            let good = File(pageid: 4242)
+            let text = commons.searchJSON([huge, stringWidth, noPageID, good])
+                .replacingOccurrences(of: "\"width\":4001", with: "\"width\":\"4001\"")
+                .replacingOccurrences(of: "{\"pageid\":3,", with: "{")
+            return [.json(text)]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+                #expect(answer.status == .ok && json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
+            }
+        }
+    }
+
+    @Test func nightPhotographsAreServedAtNight() async throws {
+        // Undated night photographs (black sky over half the frame, lights): at night they pass the gate.
+        let images = ["night-city.jpg", "night-harbour.jpg", "night-stars.jpg", "night-street.jpg"]
+        try await StandInCommons.run({ [.json($0.searchJSON(Self.commonsFiles(images)))] }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: Self.night))
+            try await app.test(.router) { client in
+                for variant in 0..<4 {
+                    let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&variant=\(variant)")
+                    #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "commons", "variant \(variant)")
+                }
+            }
+            #expect(Set(commons.downloads.map(\.path)).count == 4, "each downloaded once, none turned down")
+        }
+    }
+
+    @Test func oneClientCannotSpendTheWholeBudgetOnNewCells() async throws {
+        // Commons knows nothing near any of these cells (the open sea): each new cell costs a call of a budget of 8 an
+        // hour, of which one client may take half. The first client asks 10 new cells; the second then asks one.
+        try await StandInCommons.run({ _ in [.json("{\"batchcomplete\":true}")] }) { commons in
+            let settings = CommonsTests.settings(commons) { $0.commons.callsPerHour = 8 }
+            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                for cell in 0..<10 {
+                    let answer = try await RawHTTP.exchangeOnItsOwnThread(
+                        port: port,
+                        from: "127.0.0.2",
+                        "/background?lat=-40.\(cell)&lon=-30&width=64&height=64"
+                    )
+                    #expect(answer.status == 200 && answer.header("x-backdrop-source") == "stock")
+                }
+                #expect(commons.searches.count == 4, "half of the hour's 8 calls: then the first client's new cells get stock at once")
+                let other = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.0.3", "/background?lat=-45&lon=-30&width=64&height=64")
+                #expect(other.status == 200 && commons.searches.count == 5, "another client's new cell is still searched")
+                // A cell already searched costs nothing: the first client gets it from memory, with no call.
+                let known = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.0.2", "/background?lat=-45&lon=-30&width=64&height=64")
+                #expect(known.status == 200 && commons.searches.count == 5)
+            }
+        }
+    }
+
+    @Test func aPhotoTaggedFogIsNotTurnedDownAsBlurred() async throws {
+        try await StandInCommons.run({ commons in
+            var fog = File(pageid: 7)
+            fog.image = "blurred.jpg"
+            fog.categories = "Fog in Paris|Seine"
+            return [.json(commons.searchJSON([fog]))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let served = try await Self.served(client)
+                #expect(served == "commons")
+            }
+        }
+    }
+}
