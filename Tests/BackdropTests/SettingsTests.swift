@@ -23,7 +23,7 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "commons", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        // server 13, photos 5, render 15, images 3, flickr 15, commons 9, cache 10, cluster 4, telemetry 5
+        // server 13, photos 7, render 15, images 3, flickr 13, commons 9, cache 10, cluster 4, telemetry 5
         #expect(keyCount == 79)
     }
 
@@ -36,6 +36,18 @@ struct SettingsTests {
         #expect(try Self.parse(#"{"render": {"preparedImagesMemoryMB": 100}}"#).warnings.isEmpty)
         let both = Self.configError(#"{"cache": {"memoryMB": 50, "renderedImagesMemoryMB": 60}}"#)
         #expect(both?.key == "cache.memoryMB")
+    }
+
+    @Test func whatEverySourceSharesMovedToPhotosAndTheFlickrKeysAreStillReadWithAWarning() throws {
+        let old = try Self.parse(#"{"flickr": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
+        #expect(old.photos.requestDeadline == .seconds(7) && old.photos.cellCacheEntries == 500)
+        #expect(old.warnings.count == 2)
+        #expect(old.warnings.contains { $0.contains("flickr.requestDeadlineSeconds") && $0.contains("photos.requestDeadlineSeconds") })
+        #expect(old.warnings.contains { $0.contains("flickr.cellCacheEntries") && $0.contains("photos.cellCacheEntries") })
+        let new = try Self.parse(#"{"photos": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
+        #expect(new.photos.requestDeadline == .seconds(7) && new.photos.cellCacheEntries == 500 && new.warnings.isEmpty)
+        #expect(Self.configError(#"{"flickr": {"cellCacheEntries": 5}, "photos": {"cellCacheEntries": 6}}"#)?.key == "flickr.cellCacheEntries")
+        #expect(Self.configError(#"{"flickr": {"requestDeadlineSeconds": 0}}"#)?.key == "flickr.requestDeadlineSeconds", "an error names the key given")
     }
 
     @Test func aFlickrSecretIsAcceptedUnusedWithAWarning() throws {
