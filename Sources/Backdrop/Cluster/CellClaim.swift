@@ -6,7 +6,7 @@ struct CellWindow: Hashable, Sendable {
     let window: Int64
 }
 
-/// What a replica may do about a cell-window's Flickr search, as agreed with the others.
+/// What a replica may do about a cell-window's search, as agreed with the others.
 enum CellClaim: Sendable, Equatable {
     /// Search the cell here: this replica holds the cell-window's lease, or works alone (the database is not there).
     case search

@@ -94,7 +94,7 @@ final class ClusterDatabase: Sendable {
                 }
             }
             self.markUp(announce: false)
-            logger.notice("sharing the photo sources' budgets and searches through PostgreSQL", metadata: ["database": "\(url)"])
+            logger.notice("sharing the budgets and searches through PostgreSQL", metadata: ["database": "\(url)"])
         } catch {
             if let refusal = Self.refusal(error, url: url) { throw refusal }
             self.markDown(error)
@@ -213,7 +213,7 @@ final class ClusterDatabase: Sendable {
         }
         self.metrics.clusterConnected(true)
         if announce && wasLogged {
-            self.logger.notice("PostgreSQL is back: sharing Flickr's budget and searches again", metadata: ["database": "\(self.url)"])
+            self.logger.notice("PostgreSQL is back: sharing the budgets and searches again", metadata: ["database": "\(self.url)"])
         }
     }
 
@@ -235,7 +235,7 @@ final class ClusterDatabase: Sendable {
         }
         guard first else { return }
         self.logger.warning(
-            "PostgreSQL cannot be reached: working alone on a conservative share of the Flickr budget until it is back",
+            "PostgreSQL cannot be reached: working alone on a conservative share of each budget until it is back",
             metadata: ["database": "\(self.url)", "error": "\(Self.describe(error))"]
         )
     }

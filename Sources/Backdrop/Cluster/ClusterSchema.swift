@@ -5,7 +5,7 @@ import PostgresNIO
 /// whose schema is newer than this Backdrop fails the block (SQLSTATE `BD001`), and the replica does not start.
 ///
 /// Every operation is one statement calling a function, so it is atomic without a transaction held open by the client:
-/// - `backdrop_take_call(key, per_hour)`: one Flickr call from the key's budget, counted in minute slots; granted only
+/// - `backdrop_take_call(key, per_hour)`: one call from the budget `key` names, counted in minute slots; granted only
 ///   while the calls of the last 61 minutes (a span covering any hour that ends now) stay within `per_hour`. The key's
 ///   row is locked first, so racing replicas count one after the other. Returns the calls left, or -1.
 /// - `backdrop_claim(key, cell, window, holder, lease)`: the cell-window's state for this replica: `claimed` (search it;

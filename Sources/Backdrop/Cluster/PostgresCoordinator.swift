@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// Every source's coordinator shares one database and its connections (``Replicas``).
 struct PostgresCoordinator: ClusterCoordinator {
     let database: ClusterDatabase
-    /// The budget as the database knows it: a hash of its name (for Flickr, of its key), never the name itself.
+    /// The budget as the database knows it: a hash of its name (which may hold a key), never the name itself.
     let keyHash: String
     /// This replica's name on the leases it holds.
     let holder: String

@@ -31,7 +31,7 @@ struct Replicas: Sendable {
     }
 
     /// The coordinator of one source's budget of `callsPerHour` calls, known to the other replicas as `budget` (a
-    /// name every replica of the same source gives alike: Flickr's names its key), counted in metrics as `source`.
+    /// name every replica of the same source gives alike, which may hold its key), counted in metrics as `source`.
     func coordinator(budget: String, source: String, callsPerHour: Int) -> any ClusterCoordinator {
         guard let database = self.database else {
             return LocalCoordinator(source: source, callsPerHour: callsPerHour, clock: self.clock, metrics: self.metrics)

@@ -22,7 +22,7 @@ actor SearchState {
         self.clock = clock
     }
 
-    /// Whether Flickr may be asked about `key` now. After the key was rejected, one caller a minute is let through.
+    /// Whether the source may be asked about `key` now. After the key was rejected, one caller a minute is let through.
     func mayCall(_ key: CellWindow) -> Bool {
         let now = self.clock.now()
         if let rejected = self.keyRejectedAt {
