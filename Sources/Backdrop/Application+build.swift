@@ -82,7 +82,8 @@ extension PhotoSupply {
             store: store,
             deny: deny,
             maxStale: settings.cache.maxStale,
-            cellCacheEntries: settings.photos.cellCacheEntries
+            cellCacheEntries: settings.photos.cellCacheEntries,
+            keepOut: KeptOut(extra: settings.photos.keepOut)
         )
         self.init(settings.photos, flickr: settings.flickr, commons: settings.commons, stock: stock, replicas: replicas, context: context)
     }

@@ -152,7 +152,7 @@ struct CommonsTests {
             let search = try #require(commons.searches.first)
             for (key, value) in [
                 ("action", "query"), ("generator", "geosearch"), ("ggsnamespace", "6"), ("ggsradius", "10000"), ("formatversion", "2"),
-                ("prop", "imageinfo"), ("iiprop", "url|size|mime|extmetadata"), ("iiurlwidth", "1280"),
+                ("prop", "imageinfo"), ("iiprop", "url|size|mime|extmetadata|user|userid"), ("iiurlwidth", "1280"),
             ] {
                 #expect(search.query[key] == value, "\(key)")
             }

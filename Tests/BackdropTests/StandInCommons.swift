@@ -44,6 +44,10 @@ final class StandInCommons: Sendable {
         var taken: String? = nil
         var categories = "Eiffel Tower|Views from the Trocadéro"
         var gps: (Double, Double)? = (48.8616, 2.2893)
+        /// `Assessments` and `Restrictions` as Commons writes them (`featured|quality`, `personality`), and the uploader.
+        var assessments: String? = nil
+        var restrictions: String? = nil
+        var user = "Jean Photographe"
         /// What its image host serves for it: the photo, or a fault by ``StandInFlickr``'s names (`truncated.jpg`, …).
         var image = "photo.jpg"
         /// Metadata as raw JSON values in place of the generated ones (`"width": "\"4000\""`), and extra fields.
@@ -81,6 +85,8 @@ final class StandInCommons: Sendable {
             ]
             if let attribution = file.attribution { meta["Attribution"] = attribution }
             if let taken = file.taken { meta["DateTimeOriginal"] = taken }
+            if let assessments = file.assessments { meta["Assessments"] = assessments }
+            if let restrictions = file.restrictions { meta["Restrictions"] = restrictions }
             if let (lat, lon) = file.gps { (meta["GPSLatitude"], meta["GPSLongitude"]) = (String(lat), String(lon)) }
             let fields = meta.sorted { $0.key < $1.key }.map {
                 "\"\($0.key)\":{\"value\":\(Self.quoted($0.value)),\"source\":\"commons-desc-page\",\"hidden\":\"\"}"
@@ -93,7 +99,7 @@ final class StandInCommons: Sendable {
                 "imageinfo":[{"size":4123456,"width":\(file.width),"height":\(file.height),"thumburl":\(Self.quoted(thumb)),"thumbwidth":1280,\
                 "thumbheight":\(file.height * 1280 / max(1, file.width)),"url":\(Self.quoted(original)),\
                 "descriptionurl":"https://commons.wikimedia.org/wiki/File:\(encoded)","descriptionshorturl":"https://commons.wikimedia.org/w/index.php?curid=\(file.pageid)",\
-                "mime":"\(file.mime)","extmetadata":\(extmetadata)}]}
+                "mime":"\(file.mime)","user":\(Self.quoted(file.user)),"userid":\(file.user.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) % 1_000_003 }),"extmetadata":\(extmetadata)}]}
                 """
         }
         return "{\"batchcomplete\":true,\"query\":{\"pages\":[\(pages.joined(separator: ","))]}}"

@@ -50,6 +50,8 @@ public struct Background: Sendable, Hashable, Decodable {
     public let license: License
     /// The one-line credit to show with the photo.
     public let credit: String
+    /// Commons' human judgement of the photo, when it has one: `featured`, `quality` or `valued`.
+    public let assessment: String?
     /// The geohash cell the photo was chosen for (`none` without a location).
     public let cell: String
     /// The sky at the cell now, from the sun's elevation; nil without a location (or for a phase this client does not
@@ -96,7 +98,7 @@ public struct Background: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, photoPhase, variant, variants, window, modified
-        case images, notice, crop, focus, legibility
+        case images, notice, crop, focus, legibility, assessment
     }
 
     /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
@@ -114,6 +116,7 @@ public struct Background: Sendable, Hashable, Decodable {
         self.photoNote = try container.decodeIfPresent(String.self, forKey: .photoNote)
         self.license = try container.decode(License.self, forKey: .license)
         self.credit = try container.decode(String.self, forKey: .credit)
+        self.assessment = try container.decodeIfPresent(String.self, forKey: .assessment)
         self.cell = try container.decode(String.self, forKey: .cell)
         self.phase = (try? container.decodeIfPresent(String.self, forKey: .phase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
         self.photoPhase = (try? container.decodeIfPresent(String.self, forKey: .photoPhase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }

@@ -72,6 +72,8 @@ struct BackgroundInfo: Encodable {
     let photoNote: String?
     let license: License
     let credit: String
+    /// Commons' human judgement of the photo, when it has one: `featured`, `quality` or `valued`.
+    let assessment: String?
     let cell: String
     /// The sky at the cell's centre in the middle of the window (``SunPhase``): `night`, `twilight`, `golden` or
     /// `day`; absent without a location.
@@ -104,6 +106,7 @@ struct BackgroundInfo: Encodable {
         self.photoNote = attribution.sourceNote
         self.license = License(name: attribution.license, url: attribution.licenseURL)
         self.credit = attribution.credit
+        self.assessment = photo.assessment
         self.cell = place.key
         if case .cell(let cell) = place { self.phase = SunPhase(cell: cell, window: window).group } else { self.phase = nil }
         self.photoPhase = photo.shown?.group ?? "unknown"

@@ -9,10 +9,11 @@ package struct Attribution: Sendable, Hashable, Codable {
     /// What identifies the photo at `sourceURL` when the URL alone does not (a stock photo's file name and year), or nil.
     package var sourceNote: String?
 
+    /// Title, author and licence name are made plain lines (``PlainText``), whatever their source sent.
     package init(title: String, author: String, license: String, licenseURL: String, sourceURL: String, sourceNote: String? = nil) {
-        self.title = title
-        self.author = author
-        self.license = license
+        self.title = PlainText.line(title)
+        self.author = PlainText.line(author)
+        self.license = PlainText.line(license, limit: 60)
         self.licenseURL = licenseURL
         self.sourceURL = sourceURL
         self.sourceNote = sourceNote

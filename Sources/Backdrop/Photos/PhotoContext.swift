@@ -3,8 +3,8 @@ import Logging
 
 /// What every source in the photo line shares, handed to each whole: the clock, the log and the metrics, the photo
 /// store (on the disk cache, when there is one), the operator's denylist (`photos.deny`), how old a stored photo may be
-/// to stand in while its source fails (`cache.maxStaleHours`), and how many cells' search results each source keeps in
-/// memory (`photos.cellCacheEntries`).
+/// to stand in while its source fails (`cache.maxStaleHours`), how many cells' search results each source keeps in
+/// memory (`photos.cellCacheEntries`), and what is never shown (``KeptOut``, with `photos.keepOut`).
 struct PhotoContext: Sendable {
     let clock: any WallClock
     let logger: Logger
@@ -13,6 +13,7 @@ struct PhotoContext: Sendable {
     let deny: PhotoDenylist
     let maxStale: Duration
     let cellCacheEntries: Int
+    let keepOut: KeptOut
 
     init(
         clock: any WallClock,
@@ -21,7 +22,8 @@ struct PhotoContext: Sendable {
         store: (any PhotoStore)? = nil,
         deny: PhotoDenylist = PhotoDenylist(),
         maxStale: Duration = .seconds(24 * 3600),
-        cellCacheEntries: Int = 10_000
+        cellCacheEntries: Int = 10_000,
+        keepOut: KeptOut = KeptOut()
     ) {
         self.clock = clock
         self.logger = logger
@@ -30,5 +32,6 @@ struct PhotoContext: Sendable {
         self.deny = deny
         self.maxStale = maxStale
         self.cellCacheEntries = cellCacheEntries
+        self.keepOut = keepOut
     }
 }

@@ -18,6 +18,8 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     /// Whether its tags or categories say mist or fog (then the quality gate does not take its softness for blur);
     /// nil (not said) in what earlier versions stored.
     private let mist: Bool?
+    /// The human judgement its source records (Commons: `featured`, `quality` or `valued`), nil for none.
+    package let assessment: String?
     /// How many photos the place has to choose from in this window (`variant` 0 up to this, less one), when the
     /// source says (nil: one).
     package var variantCount: Int?
@@ -32,6 +34,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         shown: SunPhase? = nil,
         sky: SunPhase? = nil,
         misty: Bool = false,
+        assessment: String? = nil,
         variantCount: Int? = nil
     ) {
         self.id = id
@@ -43,6 +46,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         self.shown = shown
         self.sky = sky
         self.mist = misty ? true : nil
+        self.assessment = assessment
         self.variantCount = variantCount
     }
 

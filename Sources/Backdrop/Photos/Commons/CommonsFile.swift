@@ -1,7 +1,8 @@
 import Foundation
 
 /// One Commons file as Backdrop serves it: its credit in plain text, its sizes in Wikimedia's standard thumbnail
-/// widths, and what the ranking reads. Nil for anything but a large enough JPEG under a licence served.
+/// widths, and what the ranking reads (its sky, setting, assessments, personality rights). Nil for anything but a large
+/// enough JPEG under a licence served, and for a file whose categories ``KeptOut`` names.
 struct CommonsFile {
     /// The thumbnail widths Wikimedia renders and caches for everyone; other widths are refused by its servers.
     static let standardWidths = [960, 1280, 1920]
@@ -11,18 +12,14 @@ struct CommonsFile {
     let photo: SourcePhoto
     let facts: RankingCandidate
 
-    init?(_ page: CommonsSearchResponse.Page, order: Int) {
+    init?(_ page: CommonsSearchResponse.Page, order: Int, keepOut: KeptOut = KeptOut()) {
         guard let info = page.imageinfo?.first, info.mime == "image/jpeg", let width = info.width, let height = info.height,
             max(width, height) >= CommonsSearchResponse.minimumLongSide, let original = info.url, Self.isWeb(original),
             let pageURL = info.descriptionurl, pageURL.hasPrefix("https://")
         else { return nil }
         let meta = { (key: String) in info.extmetadata?[key]?.text ?? "" }
         guard
-            let license = CommonsLicense(
-                code: meta("License"),
-                shortName: PlainText.from(html: meta("LicenseShortName"), limit: 60),
-                url: meta("LicenseUrl")
-            )
+            let license = CommonsLicense(code: meta("License"), url: meta("LicenseUrl"))
         else { return nil }
         let sizes = Self.sizes(original: original, thumb: info.thumburl, width: width, height: height)
         guard !sizes.isEmpty else { return nil }
@@ -30,13 +27,17 @@ struct CommonsFile {
         let objectName = PlainText.from(html: meta("ObjectName"), limit: 120)
         let attribution = PlainText.from(html: meta("Attribution"))
         let artist = PlainText.from(html: meta("Artist"))
-        let title = !objectName.isEmpty ? objectName : String(name.prefix { $0 != "." }.prefix(120))
+        let title = !objectName.isEmpty ? objectName : PlainText.line(String(name.prefix { $0 != "." }), limit: 120)
         let author = !attribution.isEmpty ? attribution : !artist.isEmpty ? artist : "Unknown author"
         let latitude = Double(meta("GPSLatitude"))
         let longitude = Double(meta("GPSLongitude"))
         let taken = PlainText.from(html: meta("DateTimeOriginal"), limit: 40)
         let categories = meta("Categories").split(separator: "|").map { $0.lowercased() }
+        guard keepOut.reason(categories: categories) == nil else { return nil }
         let words = categories.flatMap(Self.words)
+        let assessments = Set(meta("Assessments").lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        let assessment = ["featured", "quality", "valued"].first { assessments.contains($0) }
+        let restrictions = Set(meta("Restrictions").lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
         let shown: SunPhase?
         if let latitude, let longitude, let exact = Self.exactTime(taken) {
             shown = ShownPhase.phase(taken: exact, latitude: latitude, longitude: longitude) ?? ShownPhase.phase(tags: words)
@@ -54,24 +55,35 @@ struct CommonsFile {
                 sourceURL: pageURL
             ),
             sizes: sizes,
+            owner: Self.uploader(info),
             shown: shown,
-            misty: ShownPhase.misty(words)
+            misty: ShownPhase.misty(words),
+            assessment: assessment
         )
         let indoors = words.contains { ["interior", "interiors", "indoors", "inside"].contains($0) }
         let outdoors = words.contains { ["exterior", "exteriors", "outdoors", "landscapes", "skylines", "cityscapes", "views"].contains($0) }
         self.facts = RankingCandidate(
             id: self.photo.id,
-            owner: artist.isEmpty ? self.photo.id : artist,
+            owner: self.photo.owner ?? (artist.isEmpty ? self.photo.id : artist),
             shown: shown,
             setting: indoors ? .indoors : outdoors ? .outdoors : .unsaid,
             accuracy: latitude != nil ? 16 : 11,
             order: order,
             width: width,
-            height: height
+            height: height,
+            assessment: assessment.map { ["valued": 1, "quality": 2, "featured": 3][$0] ?? 0 },
+            people: restrictions.contains("personality") ? true : nil
         )
     }
 
-    func candidate(near cell: Geohash) -> CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts) }
+    var candidate: CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts) }
+
+    /// The uploader's account as the denylist names it (`commons-user:NAME`, or by number `commons-userid:N`): who a
+    /// file counts as for the per-owner cap, not the free `Artist` text, which one uploader may spell many ways.
+    static func uploader(_ info: CommonsSearchResponse.Info) -> String? {
+        if let user = info.user, !user.isEmpty, user.utf8.count <= 85 { return "commons-user:\(user.replacingOccurrences(of: " ", with: "_"))" }
+        return info.userid.map { "commons-userid:\($0)" }
+    }
 
     /// The standard widths below the original's (from the asked thumbnail's URL), and the original itself when it is
     /// narrower than the widest standard one.

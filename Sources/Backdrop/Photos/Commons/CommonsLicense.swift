@@ -1,35 +1,59 @@
+import Foundation
+
 /// The licences Commons files may be served under: those that allow modified copies with attribution at most (CC0,
 /// public domain, CC BY and CC BY-SA, any version or port). Commons itself refuses NonCommercial and NoDerivs; GFDL-only
-/// and other files are skipped here too. Read from `extmetadata.License`, the machine-readable name
-/// (`cc-by-sa-4.0`, `cc-by-2.0-de`, `cc0`, `pd`).
+/// and other files are skipped here too. Read from `extmetadata.License`, the machine-readable name, which must be one
+/// of the known forms exactly (`cc0`, `pd`, `cc-by-4.0`, `cc-by-sa-2.0-de`: a port is a country's two letters, or
+/// `scotland` or `igo`, so `cc-by-2.0-nc` is refused). The name is made from the code, and the link too unless the file's
+/// `LicenseUrl` is on creativecommons.org or wikimedia.org: no other link reaches a credit.
 struct CommonsLicense: Sendable, Equatable {
     let name: String
     let url: String
 
     /// The licence a file's metadata names, or nil when it is not one of those served.
-    init?(code: String, shortName: String, url: String) {
+    init?(code: String, url given: String) {
         let code = code.lowercased().trimmingCharacters(in: .whitespaces)
-        let parts = code.split(separator: "-").map(String.init)
-        let isVersion = { (text: String) in !text.isEmpty && text.allSatisfy { $0.isNumber || $0 == "." } }
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        let isVersion = { (text: String) in ["1.0", "2.0", "2.5", "3.0", "4.0"].contains(text) }
+        // A port: a country's two letters (never a licence element such as nc or nd), or Scotland's and IGO's ports.
+        let isPort = { (text: String) in
+            (text.count == 2 && text.allSatisfy { $0.isASCII && $0.isLetter } && !["by", "sa", "nc", "nd"].contains(text))
+                || ["scotland", "igo"].contains(text)
+        }
         switch true {
         case code == "cc0" || code == "cc0-1.0":
-            (self.name, self.url) = ("CC0 1.0", "https://creativecommons.org/publicdomain/zero/1.0/")
-        case code == "pd" || code.hasPrefix("pd-"):
-            (self.name, self.url) = ("Public domain", "https://commons.wikimedia.org/wiki/Commons:Licensing")
-        case parts.count >= 3 && parts[0] == "cc" && parts[1] == "by" && isVersion(parts[2]):
-            (self.name, self.url) = (shortName.isEmpty ? "CC BY \(parts[2])" : shortName, Self.https(url))
-        case parts.count >= 4 && parts[0] == "cc" && parts[1] == "by" && parts[2] == "sa" && isVersion(parts[3]):
-            (self.name, self.url) = (shortName.isEmpty ? "CC BY-SA \(parts[3])" : shortName, Self.https(url))
+            self.init(name: "CC0 1.0", url: "https://creativecommons.org/publicdomain/zero/1.0/")
+        case code == "pd":
+            self.init(name: "Public domain", url: "https://commons.wikimedia.org/wiki/Commons:Licensing")
+        case (parts.count == 3 || parts.count == 4) && parts[0] == "cc" && parts[1] == "by" && isVersion(parts[2])
+            && (parts.count == 3 || isPort(parts[3])):
+            self.init(kind: "by", version: parts[2], port: parts.count == 4 ? parts[3] : nil, given: given)
+        case (parts.count == 4 || parts.count == 5) && parts[0] == "cc" && parts[1] == "by" && parts[2] == "sa" && isVersion(parts[3])
+            && (parts.count == 4 || isPort(parts[4])):
+            self.init(kind: "by-sa", version: parts[3], port: parts.count == 5 ? parts[4] : nil, given: given)
         default:
             return nil
         }
-        guard self.url.hasPrefix("https://") else { return nil }
     }
 
-    /// Commons writes some licence URLs protocol-relative or over plain HTTP.
-    private static func https(_ url: String) -> String {
-        if url.hasPrefix("//") { return "https:" + url }
-        if url.hasPrefix("http://") { return "https://" + url.dropFirst(7) }
+    private init(kind: String, version: String, port: String?, given: String) {
+        let made = "https://creativecommons.org/licenses/\(kind)/\(version)/" + (port.map { "\($0)/" } ?? "")
+        self.init(name: "CC \(kind.uppercased()) \(version)" + (port.map { " \($0.uppercased())" } ?? ""), url: Self.trusted(given) ?? made)
+    }
+
+    private init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+
+    /// `url` (made HTTPS) when it is on creativecommons.org or wikimedia.org, else nil.
+    private static func trusted(_ url: String) -> String? {
+        var url = url
+        if url.hasPrefix("//") { url = "https:" + url }
+        if url.hasPrefix("http://") { url = "https://" + url.dropFirst(7) }
+        guard let host = URL(string: url)?.host?.lowercased(), url.hasPrefix("https://"), url.utf8.count <= 200,
+            ["creativecommons.org", "wikimedia.org"].contains(where: { host == $0 || host.hasSuffix(".\($0)") })
+        else { return nil }
         return url
     }
 }

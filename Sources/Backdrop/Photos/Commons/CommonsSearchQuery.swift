@@ -13,7 +13,7 @@ struct CommonsSearchQuery: Sendable, Hashable {
     /// The metadata the credit and the ranking read; asking for these alone keeps the answer small.
     static let metadata = [
         "Artist", "Attribution", "LicenseShortName", "LicenseUrl", "License", "ObjectName", "DateTimeOriginal", "Categories",
-        "GPSLatitude", "GPSLongitude",
+        "GPSLatitude", "GPSLongitude", "Assessments", "Restrictions",
     ]
 
     var items: [(String, String)] {
@@ -27,7 +27,7 @@ struct CommonsSearchQuery: Sendable, Hashable {
             ("ggsnamespace", "6"),
             ("ggslimit", String(Self.limit)),
             ("prop", "imageinfo"),
-            ("iiprop", "url|size|mime|extmetadata"),
+            ("iiprop", "url|size|mime|extmetadata|user|userid"),
             ("iiurlwidth", String(CommonsFile.askedWidth)),
             ("iiextmetadatafilter", Self.metadata.joined(separator: "|")),
             ("iiextmetadatalanguage", "en"),

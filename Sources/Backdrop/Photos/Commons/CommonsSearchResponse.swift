@@ -32,6 +32,9 @@ enum CommonsSearchResponse {
         let thumburl: String?
         let descriptionurl: String?
         let mime: String?
+        /// The uploader's account: who the per-owner cap and `photos.deny` count a file as.
+        let user: String?
+        let userid: Int?
         let extmetadata: [String: Field]?
     }
 
@@ -69,11 +72,16 @@ enum CommonsSearchResponse {
     /// The longest metadata value read, in bytes: a credit or a category list is a few hundred.
     static let longestField = 64 << 10
 
+    /// How long the whole source pauses after a rate-limit error sent in a 200 answer, in seconds: a minute when this
+    /// client is rate limited, 5 s while Commons' replicas lag (what `maxlag` asks a bot to wait).
+    static let pauses: [String: Double] = ["ratelimited": 60, "maxlag": 5]
+
     /// Files whose long side is shorter are skipped: too small for a phone screen's crop.
     static let minimumLongSide = 1024
 
     /// The answer's usable files, in the order geosearch gave them (`index`, nearest first); throws ``CommonsError``.
-    static func parse(_ body: [UInt8], near cell: Geohash) throws(CommonsError) -> [CandidatePhoto] {
+    /// Files whose categories ``KeptOut`` names are left out.
+    static func parse(_ body: [UInt8], near cell: Geohash, keepOut: KeptOut = KeptOut()) throws(CommonsError) -> [CandidatePhoto] {
         let answer: Answer
         do {
             answer = try JSONDecoder().decode(Answer.self, from: Data(body))
@@ -84,10 +92,11 @@ enum CommonsSearchResponse {
             let transient = ["maxlag", "ratelimited", "readonly", "internal_api_error_DBQueryError"].contains(failure.code)
             throw CommonsError(
                 transient ? .transient : .failed,
-                "Commons error \(failure.code): \(PlainText.from(html: failure.info ?? "", limit: 120))"
+                "Commons error \(PlainText.line(failure.code, limit: 40)): \(PlainText.from(html: failure.info ?? "", limit: 120))",
+                retryAfter: Self.pauses[failure.code]
             )
         }
         let pages = (answer.query?.pages ?? []).compactMap(\.element).sorted { ($0.index ?? $0.pageid) < ($1.index ?? $1.pageid) }
-        return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order)?.candidate(near: cell) }
+        return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order, keepOut: keepOut)?.candidate }
     }
 }

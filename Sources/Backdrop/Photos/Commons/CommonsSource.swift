@@ -17,7 +17,8 @@ extension NearbyPhotoSource {
             // that file alone skipped.
             client: CommonsClient(
                 get: JSONGet(http: http, userAgent: commons.headerValue, timeout: commons.totalTimeout, maxBytes: 16 << 20),
-                endpoint: commons.endpoint
+                endpoint: commons.endpoint,
+                keepOut: context.keepOut
             ),
             radiusKm: commons.radiusKm,
             metrics: context.metrics

@@ -8,6 +8,8 @@ struct FlickrSearch: NearbySearch {
     let windowSeconds: Int
     let clock: any WallClock
     let metrics: BackdropMetrics
+    /// What is left out by its tags.
+    var keepOut = KeptOut()
 
     var origin: PhotoOrigin { .flickr }
     var name: String { "Flickr" }
@@ -16,7 +18,7 @@ struct FlickrSearch: NearbySearch {
     func isKeyRejection(_ error: any Error) -> Bool { (error as? FlickrError)?.kind == .invalidKey }
 
     func search(_ cell: Geohash, shared: any CellSharing) async throws -> [CandidatePhoto] {
-        try await self.photos(cell, shared).map { CandidatePhoto($0, near: cell) }
+        try await self.photos(cell, shared).filter { self.keepOut.reason(tags: $0.facts.tags) == nil }.map { CandidatePhoto($0, near: cell) }
     }
 
     /// Searches around the cell's centre; with no usable result widens the radius up to 32 km, then drops the tags.

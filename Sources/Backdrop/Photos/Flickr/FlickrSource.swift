@@ -21,7 +21,8 @@ extension NearbyPhotoSource {
             ),
             windowSeconds: windowSeconds,
             clock: context.clock,
-            metrics: context.metrics
+            metrics: context.metrics,
+            keepOut: context.keepOut
         )
         let downloader = ImageDownloader(
             http: http,

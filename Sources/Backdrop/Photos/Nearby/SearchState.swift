@@ -47,9 +47,11 @@ actor SearchState {
         return false
     }
 
-    /// Leaves every cell alone for `seconds`.
+    /// Leaves every cell alone for `seconds` (a finite, positive number); a pause already running longer is kept.
     func pause(_ seconds: Double) {
-        self.pausedUntil = self.clock.now().addingTimeInterval(seconds)
+        guard seconds.isFinite, seconds > 0 else { return }
+        let until = self.clock.now().addingTimeInterval(seconds)
+        self.pausedUntil = max(self.pausedUntil ?? until, until)
     }
 
     /// A request begins waiting on this source's lookup of `key`.

@@ -14,6 +14,10 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     /// The largest size offered.
     let width: Int
     let height: Int
+    /// Human judgement the source records: 3 featured, 2 quality, 1 valued (Commons' assessments); nil none.
+    var assessment: Int? = nil
+    /// Whether the source says it shows identifiable people (Commons' personality rights).
+    var people: Bool? = nil
 }
 
 /// The order of a cell's candidates for a moment, the same in every process: one deterministic score each, compared
@@ -22,24 +26,29 @@ struct RankingCandidate: Sendable, Codable, Equatable {
 /// 2. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
 ///    neighbouring phase (night and twilight, twilight and golden, golden and day), then (at other times) unknown,
 ///    then two phases away, then the opposite (day at night);
-/// 3. outdoors said over not said;
-/// 4. placed to a street, a city, a region, or not at all;
-/// 5. the source's own order (Flickr's interestingness), by fifties;
-/// 6. a portrait photo for a portrait screen, then a square-ish one, then a wide one;
+/// 3. no identifiable people said (Commons' personality rights) over people;
+/// 4. human judgement: featured, then quality, then valued, then none (Commons' assessments);
+/// 5. outdoors said over not said;
+/// 6. placed to a street, a city, a region, or not at all;
+/// 7. the source's own order (Flickr's interestingness), by fifties;
+/// 8. a portrait photo for a portrait screen, then a square-ish one, then a wide one;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The stable hash of cell and window then picks the first among the best ``poolSize`` of the same sky and setting, so
-/// that consecutive windows still change; the rest follow in order (the replacements if a photo proves unusable).
+/// The stable hash of cell and window then picks the first among the best ``poolSize`` equal on terms 1 to 4, so that
+/// consecutive windows still change and a better photo is never rotated out for a worse one; the rest follow in order
+/// (the replacements if a photo proves unusable).
 struct PhotoRanking: Sendable {
     let phase: SunPhase
 
     static let perOwner = 2
     static let poolSize = 5
+    /// The terms the window's rotation keeps equal: setting, sky, people and assessment.
+    static let poolTerms = 4
 
     /// The candidates' indices, the chosen one first.
     func choose(_ candidates: [RankingCandidate], key: String) -> [Int] {
         let (first, later, scores) = self.ranked(candidates)
         guard let best = first.first else { return [] }
-        let pool = first.prefix { scores[$0].prefix(2) == scores[best].prefix(2) }.prefix(Self.poolSize)
+        let pool = first.prefix { scores[$0].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) }.prefix(Self.poolSize)
         let pick = pool[pool.startIndex + Int(StableHash.of(key) % UInt64(pool.count))]
         return [pick] + (first + later).filter { $0 != pick }
     }
@@ -73,6 +82,8 @@ struct PhotoRanking: Sendable {
         [
             candidate.setting == .indoors ? 0 : 1,
             self.skyMatch(candidate.shown),
+            candidate.people == true ? 0 : 1,
+            candidate.assessment ?? 0,
             candidate.setting == .outdoors ? 1 : 0,
             candidate.accuracy >= 15 ? 3 : candidate.accuracy >= 11 ? 2 : candidate.accuracy >= 6 ? 1 : 0,
             -(candidate.order / 50),

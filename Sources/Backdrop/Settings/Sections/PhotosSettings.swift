@@ -17,6 +17,8 @@ extension Settings {
         package var requestDeadline = Duration.seconds(10)
         /// Cells whose search results each nearby source keeps in memory (`flickr.cellCacheEntries` until this release).
         package var cellCacheEntries = 10000
+        /// Words and phrases a photo's categories or tags must not name, besides the shipped list (``KeptOut``).
+        package var keepOut: [String] = []
 
         package init() {}
     }
@@ -49,6 +51,11 @@ extension Settings.Photos: SettingsSection {
         )
         try section.moved("cellCacheEntries", from: "flickr")
         self.cellCacheEntries = try section.int("cellCacheEntries", default: self.cellCacheEntries, in: 1...10_000_000)
+        self.keepOut = try section.strings("keepOut", default: self.keepOut) { phrase in
+            guard !KeptOut.words(phrase).isEmpty, phrase.utf8.count <= 100 else {
+                throw Invalid("entries are words or phrases of at most 100 characters with a letter or digit; got \"\(phrase.prefix(60))\"")
+            }
+        }
         self.deny = try section.strings("deny", default: self.deny) { name in
             guard PhotoDenylist.isName(name) else {
                 throw Invalid(

@@ -1,0 +1,205 @@
+import Foundation
+import HummingbirdTesting
+import NIOHTTP1
+import Testing
+
+@testable import Backdrop
+
+/// What a photo shows, as its source says: the kept-out list on Commons' categories and Flickr's tags, Commons' human
+/// judgement first, personality rights after; credits, licences and uploaders as Commons means them; Commons' pauses.
+@Suite("Safe and on-topic photos", .serialized)
+struct SafetyTests {
+    typealias File = StandInCommons.File
+    static let paris = "lat=48.8584&lon=2.2945&width=64&height=64"
+
+    @Test func theListMatchesWholeWordsAndPhrasesNeverPartsOfNames() throws {
+        let list = KeptOut()
+        for category in [
+            "Nudity in art", "Naturist beaches in France", "Coats of arms of Paris", "PD-Art (PD-old-100)", "PD-scan", "Maps of Paris",
+            "Surgery in France", "Deaths in 1900", "Paintings in the Louvre", "Floor plans of churches", "X-rays", "Seals of cities",
+            "Road signs in France", "Commemorative plaques in Paris",
+        ] {
+            #expect(list.reason(categories: [category.lowercased()]) != nil, "\(category)")
+        }
+        for category in [
+            "Death Valley National Park", "Seal Beach, California", "Plan-de-la-Tour", "Mapleton, Utah", "Signal Hill", "Blood Moon",
+            "Sunsets in Paris", "Eiffel Tower", "Textile museums", "Flagstaff, Arizona", "Chartres Cathedral",
+        ] {
+            #expect(list.reason(categories: [category.lowercased()]) == nil, "\(category)")
+        }
+        #expect(list.reason(categories: ["Nudity in art"]) == .nudity && list.reason(categories: ["Maps of Paris"]) == .notAPhoto)
+        #expect(list.reason(tags: ["paris", "nude"]) == .nudity && list.reason(tags: ["coatofarms"]) == .notAPhoto)
+        #expect(list.reason(tags: ["paris", "seine", "sunset"]) == nil)
+        let extended = KeptOut(extra: ["Parking lots"])
+        #expect(extended.reason(categories: ["parking lots in paris"]) == .listed && list.reason(categories: ["parking lots in paris"]) == nil)
+        #expect(throws: (any Error).self) { try Settings.parse(Data(#"{"photos": {"keepOut": ["--"]}}"#.utf8)) }
+        #expect(try Settings.parse(Data(#"{"photos": {"keepOut": ["parking lots"]}}"#.utf8)).photos.keepOut == ["parking lots"])
+    }
+
+    @Test func aNudeBeachAPaintingAndAMapAreNeverServedAndTheAssessedLandscapeComesFirst() async throws {
+        try await StandInCommons.run({ commons in
+            var nude = File(pageid: 1)
+            nude.categories = "Naturist beaches in France|Beaches of Hérault"
+            var painting = File(pageid: 2)
+            painting.categories = "Paintings in the Musée d'Orsay|PD-Art (PD-old-100)"
+            var map = File(pageid: 3)
+            map.categories = "Maps of Paris|1900s maps"
+            var people = File(pageid: 4)
+            (people.restrictions, people.assessments) = ("personality", "featured")
+            var plain = File(pageid: 5)
+            plain.user = "Someone Else"
+            var featured = File(pageid: 6)
+            (featured.assessments, featured.user) = ("featured|quality", "A Third")
+            return [.json(commons.searchJSON([nude, painting, map, people, plain, featured]))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                var ids = [String]()
+                for variant in 0..<3 {
+                    let (answer, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
+                    #expect(answer.status == .ok && json["source"] as? String == "commons")
+                    ids.append(json["photoId"] as? String ?? "")
+                    if variant == 0 { #expect(json["assessment"] as? String == "featured") }
+                }
+                #expect(ids == ["commons-6", "commons-5", "commons-4"], "assessed first, people after everyone else: \(ids)")
+                let (_, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=3")
+                #expect(json["variants"] as? Int == 3, "the nude beach, the painting and the map are not among them")
+            }
+        }
+    }
+
+    @Test func theWindowsRotationNeverRotatesABetterPhotoOut() {
+        let cell = Geohash("u09tq")!
+        func candidate(_ id: Int, assessment: Int?) -> CandidatePhoto {
+            let photo = SourcePhoto(
+                id: "commons-\(id)",
+                origin: .commons,
+                attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "", sourceURL: ""),
+                owner: "u\(id)"
+            )
+            return CandidatePhoto(
+                photo: photo,
+                facts: RankingCandidate(
+                    id: photo.id,
+                    owner: "u\(id)",
+                    shown: nil,
+                    setting: .unsaid,
+                    accuracy: 16,
+                    order: id,
+                    width: 4000,
+                    height: 6000,
+                    assessment: assessment
+                )
+            )
+        }
+        let results = [candidate(1, assessment: nil), candidate(2, assessment: nil), candidate(3, assessment: 2), candidate(4, assessment: nil)]
+        for index in 0..<40 {
+            let window = TimeWindow(containing: HTTPTests.epoch.addingTimeInterval(Double(index) * 900), seconds: 900)
+            let choice = CellChoice.ranking(results, cell: cell, window: window, deny: PhotoDenylist()).choice
+            #expect(choice.candidates.first?.id == "commons-3", "window \(index): the quality image, whatever the rotation")
+        }
+    }
+
+    @Test func licencesAreTheKnownFormsAndLinksAreMadeFromThem() {
+        #expect(CommonsLicense(code: "cc-by-2.0-nc", url: "") == nil)
+        #expect(CommonsLicense(code: "cc-by-sa-4.0-nd", url: "") == nil)
+        #expect(CommonsLicense(code: "cc-by-sa-4.0-extra-x", url: "") == nil)
+        #expect(CommonsLicense(code: "cc-by-9.0", url: "") == nil)
+        let ported = CommonsLicense(code: "cc-by-2.0-fr", url: "https://phish.example/cc")
+        #expect(ported?.name == "CC BY 2.0 FR" && ported?.url == "https://creativecommons.org/licenses/by/2.0/fr/", "\(String(describing: ported))")
+        let given = CommonsLicense(code: "cc-by-sa-3.0", url: "http://creativecommons.org/licenses/by-sa/3.0/deed.en")
+        #expect(given?.url == "https://creativecommons.org/licenses/by-sa/3.0/deed.en")
+        #expect(
+            CommonsLicense(code: "cc-by-sa-3.0", url: "https://creativecommons.org.evil.example/x")?.url
+                == "https://creativecommons.org/licenses/by-sa/3.0/"
+        )
+    }
+
+    @Test func creditsArePlainBoundedLinesWithoutBidiControls() {
+        #expect(PlainText.from(html: "<style>.x{color:red}</style>Jean<script>alert(1)</script> <!-- hidden --> Dupont") == "Jean Dupont")
+        #expect(PlainText.from(html: #"<a title="a > b" href="x">Ana</a>"#) == "Ana", "a > in a quoted value ends no tag")
+        #expect(PlainText.from(html: "Ana\u{202E}evil\u{2066}x\u{2069}") == "Anaevilx")
+        let flood = "a" + String(repeating: "\u{0301}", count: 300_000)
+        let line = PlainText.from(html: flood)
+        #expect(line.utf8.count <= 800, "a letter with 300,000 combining marks is capped in bytes: \(line.utf8.count)")
+        let title = Attribution(title: "Tour\u{202E}Eiffel", author: "x", license: "CC BY 4.0", licenseURL: "", sourceURL: "").title
+        #expect(title == "TourEiffel")
+    }
+
+    @Test func oneUploaderTakesNoMoreThanItsShareHoweverItsAuthorIsSpelled() async throws {
+        try await StandInCommons.run({ commons in
+            var files = (1...8).map { index -> File in
+                var file = File(pageid: index)
+                file.artist = "Jean P. (\(index))"  // one uploader, the author spelled eight ways
+                return file
+            }
+            var other = File(pageid: 100)
+            (other.user, other.artist) = ("Someone Else", "S. Else")
+            files.append(other)
+            return [.json(commons.searchJSON(files))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                var ids = [String]()
+                for variant in 0..<3 {
+                    let (_, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
+                    ids.append(json["photoId"] as? String ?? "")
+                }
+                #expect(ids.contains("commons-100"), "the other uploader's photo within the first three: \(ids)")
+            }
+        }
+        var settings = Settings()
+        settings.photos.deny = ["commons-user:Jean_Photographe"]
+        #expect(
+            PhotoDenylist(settings.photos.deny).denies(
+                SourcePhoto(
+                    id: "commons-1",
+                    origin: .commons,
+                    attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "", sourceURL: ""),
+                    owner: "commons-user:Jean_Photographe"
+                )
+            )
+        )
+    }
+
+    @Test func commonsPausesAreHonouredAndNeverShortened() async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var headers = HTTPHeaders([("Retry-After", "Fri, 15 Jan 2027 08:02:00 GMT")])
+        #expect(CommonsClient.retryAfter(headers, now: now) == 120, "an HTTP date")
+        headers = HTTPHeaders([("Retry-After", "nan")])
+        #expect(CommonsClient.retryAfter(headers, now: now) == nil)
+        headers = HTTPHeaders([("Retry-After", "30")])
+        #expect(CommonsClient.retryAfter(headers, now: now) == 30)
+        let limited = #"{"error":{"code":"ratelimited","info":"You've exceeded your rate limit."}}"#
+        #expect { try CommonsSearchResponse.parse(Array(limited.utf8), near: Geohash("u09tq")!) } throws: {
+            ($0 as? CommonsError)?.sourcePause == 60
+        }
+        let clock = MovableClock(now)
+        let state = SearchState(clock: clock)
+        let key = CellWindow(cell: "u09tq", window: 1)
+        await state.pause(120)
+        await state.pause(5)  // a shorter later pause
+        await state.pause(.nan)
+        clock.advance(60)
+        #expect(await !state.mayCall(key), "the longer pause still runs")
+        clock.advance(61)
+        #expect(await state.mayCall(key))
+    }
+
+    @Test func flickrTagsGoThroughTheSameList() async throws {
+        try await StandInFlickr.run({ flickr in
+            var nude = flickr.result(id: "53044444441", image: "photo.jpg")
+            nude.extras = [("tags", "\"beach nude summer\""), ("context", "2"), ("accuracy", "16")]
+            let plain = flickr.result(id: "53044444442", image: "photo.jpg")
+            return [.json(StandInFlickr.searchJSON([nude, plain]))]
+        }) { flickr in
+            let app = try await buildApplication(FlickrTests.settings(flickr, FlickrTests.patient), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)&variant=1")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+                #expect(json["photoId"] as? String == "flickr-53044444442" && json["variants"] as? Int == 1)
+            }
+            #expect(flickr.searches.first?.query["safe_search"] == "1")
+        }
+    }
+}
