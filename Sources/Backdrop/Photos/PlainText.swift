@@ -50,9 +50,10 @@ enum PlainText {
             let name = tag.dropFirst().prefix { $0.isLetter }.lowercased()
             rest = tag[tag.index(after: close)...]
             if name == "style" || name == "script" {
-                rest = rest.range(of: "</\(name)", options: .caseInsensitive).map { end in
-                    rest[end.upperBound...].firstIndex(of: ">").map { rest[rest.index(after: $0)...] } ?? ""
-                } ?? ""
+                rest =
+                    rest.range(of: "</\(name)", options: .caseInsensitive).map { end in
+                        rest[end.upperBound...].firstIndex(of: ">").map { rest[rest.index(after: $0)...] } ?? ""
+                    } ?? ""
             }
             out += " "
         }

@@ -15,26 +15,28 @@ struct KeptOut: Sendable, Equatable {
 
     /// Nudity and sexual content, nudity in art included.
     static let nudity = [
-        "nude", "nudes", "nudity", "naked", "nakedness", "nudism", "nudist", "nudists", "naturism", "naturist", "naturists",
-        "topless", "bottomless", "erotic", "erotica", "eroticism", "sex", "sexual", "sexuality", "pornography", "pornographic",
-        "genitalia", "genitals", "penis", "vulva", "vagina", "breasts", "nipples", "buttocks", "striptease", "lingerie",
-        "clothing optional", "free beach",
+        "nude", "nudes", "nudity", "naked", "nakedness", "nudism", "nudist", "nudists", "naturism", "naturist",
+        "naturists", "topless", "bottomless", "erotic", "erotica", "eroticism", "sex", "sexual", "sexuality",
+        "pornography", "pornographic", "genitalia", "genitals", "penis", "vulva", "vagina", "breasts", "nipples",
+        "buttocks", "striptease", "lingerie", "clothing optional", "free beach",
     ]
     /// Death, injury, medicine and violence.
     static let harm = [
         "corpse", "corpses", "dead bodies", "dead body", "cadaver", "cadavers", "deaths", "death masks", "dead people",
-        "deceased", "autopsy", "injury", "injuries", "injured", "wound", "wounds", "bloodshed", "bleeding", "medical", "medicine", "surgery", "surgical", "surgeries",
-        "anatomy", "anatomical", "pathology", "disease", "diseases", "execution", "executions", "executed", "violence",
-        "murder", "murders", "massacre", "massacres", "torture", "gore", "mass graves",
+        "deceased", "autopsy", "injury", "injuries", "injured", "wound", "wounds", "bloodshed", "bleeding", "medical",
+        "medicine", "surgery", "surgical", "surgeries", "anatomy", "anatomical", "pathology", "disease", "diseases",
+        "execution", "executions", "executed", "violence", "murder", "murders", "massacre", "massacres", "torture", "gore",
+        "mass graves",
     ]
     /// What is no photograph of a place: art and its reproductions, maps and documents, emblems, signs and scans.
     static let notAPhoto = [
         "painting", "paintings", "drawing", "drawings", "engraving", "engravings", "etching", "etchings", "lithograph",
-        "lithographs", "illustration", "illustrations", "map", "maps", "diagram", "diagrams", "chart", "charts", "plans", "document", "documents", "text", "texts", "manuscript", "manuscripts", "scan", "scans",
-        "scanned", "newspaper", "newspapers", "logo", "logos", "coat of arms", "coats of arms", "heraldry", "flag", "flags",
-        "seal of", "seals of", "sign", "signs", "signage", "plaque", "plaques", "inscription", "inscriptions", "screenshot",
-        "screenshots", "x ray", "x rays", "radiograph", "radiographs", "radiography", "microscopy", "micrograph",
-        "micrographs", "postage stamps", "stamps", "postcards", "posters", "pd art", "pd scan",
+        "lithographs", "illustration", "illustrations", "map", "maps", "diagram", "diagrams", "chart", "charts", "plans",
+        "document", "documents", "text", "texts", "manuscript", "manuscripts", "scan", "scans", "scanned", "newspaper",
+        "newspapers", "logo", "logos", "coat of arms", "coats of arms", "heraldry", "flag", "flags", "seal of", "seals of",
+        "sign", "signs", "signage", "plaque", "plaques", "inscription", "inscriptions", "screenshot", "screenshots",
+        "x ray", "x rays", "radiograph", "radiographs", "radiography", "microscopy", "micrograph", "micrographs",
+        "postage stamps", "stamps", "postcards", "posters", "pd art", "pd scan",
     ]
 
     /// Each phrase as its words, by reason.
