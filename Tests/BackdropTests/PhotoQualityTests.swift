@@ -63,6 +63,23 @@ struct PhotoQualityTests {
         #expect(bright.verdict(for: .init(sky: .dusk, shown: nil)) == .pass, "golden light: either may be right")
     }
 
+    /// At night an undated photo is shown only when its light says night (``PhotoQuality/nightLight``): no stock or
+    /// anchor day photo passes, every night scene does.
+    @Test func atNightAnUndatedPhotoIsShownOnlyWhenItsLightSaysNight() throws {
+        for number in [0, 1, 2, 3, 4, 5, 6, 7, 10, 11] {
+            let quality = PhotoQuality(try Fixtures.stockPhoto(number))
+            #expect(quality.verdict(for: .init(sky: .night, shown: nil)) == .brightForNight, "stock \(number): \(quality)")
+            #expect(quality.dark <= 0.33, "stock \(number): \(quality)")
+        }
+        let photo = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("flickr-photo.jpg")))
+        #expect(photo.verdict(for: .init(sky: .night, shown: nil)) == .brightForNight)
+        #expect(photo.verdict(for: .init(sky: .night, shown: .day)) == .pass, "dated: its light is not judged")
+        for kind in ["city", "harbour", "stars", "street"] {
+            let quality = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("night-\(kind).jpg")))
+            #expect(quality.dark >= 0.75, "\(kind): \(quality)")
+        }
+    }
+
     @Test func aPhotoTurnedDownIsReplacedByTheNextCandidate() async throws {
         let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in
             var blurred = flickr.result(id: "53000000001", image: "blurred.jpg")
