@@ -616,16 +616,16 @@ struct FlickrTests {
         ) { flickr, client, _ in
             let port = try #require(client.port)
             let target = "/background?\(Self.paris)"  // the default size: large enough to be sent from its file
-            let fresh = try LiveServerTests.get(port, target)
-            #expect(try LiveServerTests.get(port, target).body == fresh.body)
-            #expect(try LiveServerTests.counter(port, "backdrop_responses_sendfile_total") == 2, "both sent from the cache file")
+            let fresh = try await LiveServerTests.get(port, target)
+            #expect(try await LiveServerTests.get(port, target).body == fresh.body)
+            #expect(try await LiveServerTests.counter(port, "backdrop_responses_sendfile_total") == 2, "both sent from the cache file")
             clock.advance(900)  // the next window: Flickr now fails
             for _ in 0..<2 {
-                let stale = try LiveServerTests.get(port, target)
+                let stale = try await LiveServerTests.get(port, target)
                 #expect(stale.header("x-backdrop-source") == "flickr; stale" && stale.header("cache-control") == "public, max-age=60")
             }
             clock.advance(31)  // past the failing cell's back-off: Flickr answers again
-            let recovered = try LiveServerTests.get(port, target)
+            let recovered = try await LiveServerTests.get(port, target)
             #expect(recovered.header("x-backdrop-source") == "flickr" && recovered.header("x-backdrop-photo-id") == "flickr-53011111110")
             #expect(flickr.searches.count == 3)
         }

@@ -54,13 +54,16 @@ struct LiveServerTests {
         }
     }
 
-    static func get(_ port: Int, _ target: String, method: String = "GET", _ headers: String...) throws -> RawHTTP.Response {
-        try #require(try RawHTTP.exchange(port: port, [(method, target, headers)]).first)
+    /// One exchange on a thread of its own (``RawHTTP/onItsOwnThread(_:)``): a blocking read on the concurrency pool
+    /// would take a thread the server under test needs.
+    static func get(_ port: Int, _ target: String, method: String = "GET", _ headers: String...) async throws -> RawHTTP.Response {
+        let responses = try await RawHTTP.onItsOwnThread { try RawHTTP.exchange(port: port, [(method, target, headers)]) }
+        return try #require(responses.first)
     }
 
     /// A counter's value from `/metrics`.
-    static func counter(_ port: Int, _ name: String) throws -> Int {
-        let text = String(decoding: try self.get(port, "/metrics").body, as: UTF8.self)
+    static func counter(_ port: Int, _ name: String) async throws -> Int {
+        let text = String(decoding: try await self.get(port, "/metrics").body, as: UTF8.self)
         let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
         return line.flatMap { Int(Double($0.split(separator: " ")[1]) ?? -1) } ?? 0
     }
@@ -68,16 +71,16 @@ struct LiveServerTests {
     @Test func aMiddlewareAddedToTheRouterSeesEveryBackgroundResponse() async throws {
         let seen = Seen()
         try await Self.withLiveApp(seen: seen) { port, _ in
-            let first = try Self.get(port, Self.paris)
+            let first = try await Self.get(port, Self.paris)
             let etag = try #require(first.header("etag"))
             var statuses = [first.status]
             // Repeats (cache hits), HEAD, conditional requests, pipelined ones and errors: each one is seen.
-            statuses.append(try Self.get(port, Self.paris).status)
-            statuses.append(try Self.get(port, Self.paris, method: "HEAD").status)
-            statuses.append(try Self.get(port, Self.paris, "If-None-Match: \(etag)").status)
-            statuses.append(try Self.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
-            statuses.append(try Self.get(port, "\(Self.paris)&blur=2").status)
-            statuses.append(try Self.get(port, Self.paris, method: "POST").status)
+            statuses.append(try await Self.get(port, Self.paris).status)
+            statuses.append(try await Self.get(port, Self.paris, method: "HEAD").status)
+            statuses.append(try await Self.get(port, Self.paris, "If-None-Match: \(etag)").status)
+            statuses.append(try await Self.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
+            statuses.append(try await Self.get(port, "\(Self.paris)&blur=2").status)
+            statuses.append(try await Self.get(port, Self.paris, method: "POST").status)
             let pipelined = try RawHTTP.exchange(
                 port: port,
                 [
@@ -94,27 +97,27 @@ struct LiveServerTests {
 
     @Test func cachedBodiesAreSentFromTheirFilesByteForByte() async throws {
         try await Self.withLiveApp { port, folder in
-            let first = try Self.get(port, Self.paris)
-            let repeated = try Self.get(port, Self.paris)
+            let first = try await Self.get(port, Self.paris)
+            let repeated = try await Self.get(port, Self.paris)
             #expect(first.status == 200 && repeated.body == first.body)
             #expect(try PNGDecoder.decode(repeated.body).width == 640)
-            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 2, "the written file, then the held one")
+            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 2, "the written file, then the held one")
             // The open file outlives its entry: with the folder emptied (a sweep, an eviction), it still sends the same bytes.
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
                 try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
-            #expect(try Self.get(port, Self.paris).body == first.body)
-            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+            #expect(try await Self.get(port, Self.paris).body == first.body)
+            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 3)
             // Small bodies are written from memory: one write beats a write and a sendfile.
-            let small = try Self.get(port, "\(Self.paris)&width=40&height=40")
+            let small = try await Self.get(port, "\(Self.paris)&width=40&height=40")
             #expect(small.status == 200 && small.body.count < OpenFileBudget.minimumPayload)
-            #expect(try Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 3)
         }
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await Self.withLiveApp { port, _ in
-            _ = try Self.get(port, Self.paris)
+            _ = try await Self.get(port, Self.paris)
             let responses = try RawHTTP.exchange(
                 port: port,
                 [
@@ -133,12 +136,12 @@ struct LiveServerTests {
     @Test func repeatsAreByteForByteAndANewWindowGetsANewPhoto() async throws {
         let clock = MovableClock(HTTPTests.epoch)
         try await Self.withLiveApp(clock: clock) { port, _ in
-            let first = try Self.get(port, Self.paris)
-            let repeated = try Self.get(port, Self.paris)
+            let first = try await Self.get(port, Self.paris)
+            let repeated = try await Self.get(port, Self.paris)
             #expect(repeated.body == first.body && repeated.stableHeaders == first.stableHeaders)
             #expect(first.header("date") != nil && first.header("server") == "Backdrop")
             clock.advance(900)
-            let next = try Self.get(port, Self.paris)
+            let next = try await Self.get(port, Self.paris)
             #expect(next.header("x-backdrop-photo-id") != first.header("x-backdrop-photo-id"))
             #expect(next.header("cache-control") == "public, max-age=700, stale-while-revalidate=900")
         }
@@ -146,7 +149,7 @@ struct LiveServerTests {
 
     @Test func headResponsesCarryNoBodyOnTheWire() async throws {
         try await Self.withLiveApp { port, _ in
-            let health = try Self.get(port, "/health")
+            let health = try await Self.get(port, "/health")
             #expect(health.status == 200)
             // Were a body sent after any of these heads, the next response on the connection would not parse.
             let heads = try RawHTTP.exchange(
@@ -193,7 +196,7 @@ struct LiveServerTests {
             // client would wait 20 s).
             #expect(ContinuousClock.now - stalledAt < .seconds(5))
             // A whole request on a fresh connection is answered as usual.
-            #expect(try Self.get(port, "/health").status == 200)
+            #expect(try await Self.get(port, "/health").status == 200)
         }
     }
 
@@ -220,19 +223,19 @@ struct LiveServerTests {
             func value(_ count: Int) -> String { String(repeating: "a", count: count) }
             func refused(_ answer: RawHTTP.Response) -> Bool { answer.status == 400 || answer.status == 431 }
             // A field's value: 8 KiB is accepted, one byte more refused.
-            #expect(try Self.get(port, "/health", "X-Big: \(value(8 << 10))").status == 200)
-            #expect(try refused(Self.get(port, "/health", "X-Big: \(value((8 << 10) + 1))")))
+            #expect(try await Self.get(port, "/health", "X-Big: \(value(8 << 10))").status == 200)
+            #expect(try await refused(Self.get(port, "/health", "X-Big: \(value((8 << 10) + 1))")))
             // The target and all fields' names and values: 16 KiB in all is accepted ("/health" is 7 of them, "Host" and
             // "localhost" 13), one byte more refused.
             let third = (16 << 10) - 7 - 13 - 3 * 3 - 2 * 5454
-            #expect(try Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third))").status == 200)
-            #expect(try refused(Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third + 1))")))
+            #expect(try await Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third))").status == 200)
+            #expect(try await refused(Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third + 1))")))
             // 100 fields (Host and 99 more) are accepted, 101 refused.
             let fields = (0..<100).map { "X-\($0): 1" }
             #expect(try RawHTTP.exchange(port: port, [("GET", "/health", Array(fields.prefix(99)))]).first?.status == 200)
             let overflow = try #require(try RawHTTP.exchange(port: port, [("GET", "/health", fields)]).first)
             #expect(refused(overflow))
-            #expect(try Self.get(port, "/health").status == 200)
+            #expect(try await Self.get(port, "/health").status == 200)
         }
     }
 
@@ -250,20 +253,20 @@ struct LiveServerTests {
         )
         try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("docs"), withIntermediateDirectories: true)
         try await Self.withLiveApp(configure: { $0.server.publicFolder = publicFolder.path }) { port, _ in
-            #expect(try Self.get(port, "/demo.js").status == 200)
+            #expect(try await Self.get(port, "/demo.js").status == 200)
             let cases: [(String, Int)] = [
                 ("/demo.js%00.html", 400), ("//%00evil.com", 400), ("/leak.txt", 404), ("//evil.com", 404), ("//background", 404),
                 ("/background/", 404), ("/health/", 404), ("/%2e%2e/secret.txt", 404), ("/docs/../demo.js", 404),
             ]
             for (target, status) in cases {
-                let answer = try Self.get(port, target)
+                let answer = try await Self.get(port, target)
                 #expect(answer.status == status, "\(target)")
                 #expect(answer.header("content-type")?.hasPrefix("application/json") == true, "\(target)")
                 #expect(answer.header("location") == nil, "\(target)")
                 #expect(!String(decoding: answer.body, as: UTF8.self).contains("TOP-SECRET"), "\(target)")
             }
             // A folder is a 404 with or without its slash, never a redirect.
-            let folder = try Self.get(port, "/docs")
+            let folder = try await Self.get(port, "/docs")
             #expect(folder.status == 404 && folder.header("location") == nil)
         }
     }
@@ -286,7 +289,7 @@ struct LiveServerTests {
                 #expect(text.contains("{\"error\":"), "\(name)")
                 #expect(text.lowercased().contains("x-content-type-options: nosniff"), "\(name)")
             }
-            #expect(try Self.get(port, "/health").status == 200)
+            #expect(try await Self.get(port, "/health").status == 200)
         }
     }
 }

@@ -27,7 +27,8 @@ enum RawHTTP {
 
     /// Sends `requests` (request heads without the final blank line, e.g. `GET /x`, plus any header lines) in one
     /// write on one connection to localhost:`port`, and reads one response per request. Every read is bounded by a
-    /// 20-second timeout.
+    /// 90-second timeout: a generous bound whose failure means a hang, since a first 640x1136 render in a debug build,
+    /// queued behind every other suite's renders on two cores, has taken over 20 s.
     static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String])]) throws -> [Response] {
         let socket = try self.connect(port: port)
         defer { close(socket) }
@@ -45,20 +46,21 @@ enum RawHTTP {
     /// Sends `request` on a new connection to 127.0.0.1:`port` made from the address `source` (any of 127.0.0.0/8),
     /// and reads its response, waiting 60 s at most for each read: requests held in a render queue wait their turn
     /// while the whole suite loads the machine.
-    /// ``exchange(port:from:_:_:_:)`` of a GET on a thread of its own, so that the blocking exchange holds no thread of
-    /// the concurrency pool (Dispatch's pool grows by about a thread a second).
-    static func exchangeOnItsOwnThread(port: Int, from source: String, _ target: String, _ headers: [String] = []) async throws -> Response {
+    /// `body`, a blocking exchange, on a thread of its own, so that it holds no thread of the concurrency pool, which
+    /// the server under test needs (Dispatch's pool grows by about a thread a second; this machine's has two).
+    static func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(
-                    with: Result {
-                        do {
-                            return try RawHTTP.exchange(port: port, from: source, "GET", target, headers)
-                        } catch {
-                            throw RawHTTP.Failure(description: "\(target) from \(source): \(error)")
-                        }
-                    }
-                )
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// ``exchange(port:from:_:_:_:)`` of a GET on a thread of its own (``onItsOwnThread(_:)``).
+    static func exchangeOnItsOwnThread(port: Int, from source: String, _ target: String, _ headers: [String] = []) async throws -> Response {
+        try await Self.onItsOwnThread {
+            do {
+                return try RawHTTP.exchange(port: port, from: source, "GET", target, headers)
+            } catch {
+                throw RawHTTP.Failure(description: "\(target) from \(source): \(error)")
             }
         }
     }
@@ -95,7 +97,7 @@ enum RawHTTP {
         while let info = candidate {
             let socket = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if socket >= 0 {
-                var timeout = timeval(tv_sec: 20, tv_usec: 0)
+                var timeout = timeval(tv_sec: 90, tv_usec: 0)
                 setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 if Glibc.connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return socket }
                 close(socket)
