@@ -63,7 +63,7 @@ struct OpenAPITests {
         let info = ["components", "schemas", "BackgroundInfo"]
         let images = info + ["properties", "images"]
         let models: [([String], [String], Set<String>)] = [
-            (info, Background.CodingKeys.allCases.map(\.rawValue), ["photoNote", "phase", "notice"]),
+            (info, Background.CodingKeys.allCases.map(\.rawValue), ["photoNote", "phase", "notice", "assessment"]),
             (info + ["properties", "license"], Background.License.CodingKeys.allCases.map(\.rawValue), []),
             (info + ["properties", "window"], Background.Window.CodingKeys.allCases.map(\.rawValue), []),
             (images, Background.Images.CodingKeys.allCases.map(\.rawValue), []),
