@@ -80,9 +80,7 @@ struct SectionReader {
         guard self.object[new] == nil else {
             throw ConfigError(key: self.name(old), "is the old name of \(self.name(new)); give only \(self.name(new))")
         }
-        self.warnings.append(
-            "configuration key \(self.name(old)) is deprecated: use \(self.name(new)) (the old name is accepted until the next release)"
-        )
+        self.deprecate(self.name(old), for: self.name(new))
         return old
     }
 
@@ -92,8 +90,13 @@ struct SectionReader {
         guard case .object(let other)? = self.input.root[section], let value = other[key] else { return }
         let old = "\(section).\(key)"
         guard self.object[key] == nil else { throw ConfigError(key: old, "has moved to \(self.name(key)); give only \(self.name(key))") }
-        self.warnings.append("configuration key \(old) is deprecated: use \(self.name(key)) (the old name is accepted until the next release)")
+        self.deprecate(old, for: self.name(key))
         self.movedHere[key] = (old, value)
+    }
+
+    /// Says at start that the key `old` still works, for one release, and names `new`.
+    private mutating func deprecate(_ old: String, for new: String) {
+        self.warnings.append("configuration key \(old) is deprecated: use \(new) (the old name is accepted until the next release)")
     }
 
     /// A key that moved to another section, whose reader takes it from here (``moved(_:from:)``): not unknown here.

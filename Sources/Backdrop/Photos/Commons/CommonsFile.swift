@@ -35,9 +35,11 @@ struct CommonsFile {
         let categories = meta("Categories").split(separator: "|").map { $0.lowercased() }
         guard keepOut.reason(categories: categories) == nil else { return nil }
         let words = categories.flatMap(Self.words)
-        let assessments = Set(meta("Assessments").lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        // `Assessments` and `Restrictions` are lists such as `featured|quality` and `personality|trademarked`.
+        let names = { (key: String) in Set(meta(key).lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        let assessments = names("Assessments")
         let assessment = ["featured", "quality", "valued"].first { assessments.contains($0) }
-        let restrictions = Set(meta("Restrictions").lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        let restrictions = names("Restrictions")
         let shown: SunPhase?
         if let latitude, let longitude, let exact = Self.exactTime(taken) {
             shown = ShownPhase.phase(taken: exact, latitude: latitude, longitude: longitude) ?? ShownPhase.phase(tags: words)

@@ -14,10 +14,10 @@ struct FlickrRESTClient: FlickrSearching {
             body = try await self.get.get(query.url(endpoint: self.endpoint, apiKey: self.apiKey))
         } catch let failure as JSONGet.Failure {
             switch failure {
-            case .unreachable(let error): throw FlickrError(.transient, "Flickr could not be reached: \(self.redacted(error))")
+            case .unreachable(let error), .cutOff(let error):
+                throw FlickrError(.transient, "Flickr could not be reached: \(self.redacted(error))")
             case .status(let code, _): throw FlickrError.http(status: code)
             case .tooLarge: throw FlickrError(.malformed, "Flickr's answer is too large")
-            case .cutOff(let error): throw FlickrError(.transient, "Flickr could not be reached: \(self.redacted(error))")
             case .timedOut: throw FlickrError(.transient, "Flickr did not answer within \(Int(self.get.timeout / .milliseconds(1))) ms")
             }
         }

@@ -53,9 +53,10 @@ struct NearbyPhotoSource: Sendable {
     func photo(for cell: Geohash, in window: TimeWindow, variant: Int, client: RenderClient = .unknown) async throws -> SourcePhoto? {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
-        if let cached = await self.choices.cached(key), !cached.answers(variant: variant, excluding: unusable) {
+        let cached = await self.choices.cached(key)
+        if let cached, !cached.answers(variant: variant, excluding: unusable) {
             await self.choices.remove(key)  // the restored photo failed, or another variant is asked: the results are needed
-        } else if variant == 0, unusable.isEmpty, await self.choices.cached(key) == nil, let stored = await self.storedPhoto(cell),
+        } else if cached == nil, variant == 0, unusable.isEmpty, let stored = await self.storedPhoto(cell),
             stored.isRestorable(in: window, deny: self.context.deny)
         {
             await self.choices.insert(CellChoice(candidates: [stored.photo], restored: true), for: key)
