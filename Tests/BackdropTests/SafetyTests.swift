@@ -12,6 +12,17 @@ struct SafetyTests {
     typealias File = StandInCommons.File
     static let paris = "lat=48.8584&lon=2.2945&width=64&height=64"
 
+    /// `/background.json` for Paris, variants 0 to 2, each a 200.
+    static func firstVariants(_ client: some TestClientProtocol) async throws -> [[String: Any]] {
+        var answers = [[String: Any]]()
+        for variant in 0..<3 {
+            let (answer, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
+            #expect(answer.status == .ok, "variant \(variant)")
+            answers.append(json)
+        }
+        return answers
+    }
+
     @Test func theListMatchesWholeWordsAndPhrasesNeverPartsOfNames() throws {
         let list = KeptOut()
         for category in [
@@ -54,13 +65,10 @@ struct SafetyTests {
         }) { commons in
             let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
             try await app.test(.router) { client in
-                var ids = [String]()
-                for variant in 0..<3 {
-                    let (answer, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
-                    #expect(answer.status == .ok && json["source"] as? String == "commons")
-                    ids.append(json["photoId"] as? String ?? "")
-                    if variant == 0 { #expect(json["assessment"] as? String == "featured") }
-                }
+                let answers = try await Self.firstVariants(client)
+                #expect(answers.allSatisfy { $0["source"] as? String == "commons" })
+                #expect(answers.first?["assessment"] as? String == "featured")
+                let ids = answers.map { $0["photoId"] as? String ?? "" }
                 #expect(ids == ["commons-6", "commons-5", "commons-4"], "assessed first, people after everyone else: \(ids)")
                 let (_, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=3")
                 #expect(json["variants"] as? Int == 3, "the nude beach, the painting and the map are not among them")
@@ -140,11 +148,7 @@ struct SafetyTests {
         }) { commons in
             let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
             try await app.test(.router) { client in
-                var ids = [String]()
-                for variant in 0..<3 {
-                    let (_, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
-                    ids.append(json["photoId"] as? String ?? "")
-                }
+                let ids = try await Self.firstVariants(client).map { $0["photoId"] as? String ?? "" }
                 #expect(ids.contains("commons-100"), "the other uploader's photo within the first three: \(ids)")
             }
         }
