@@ -106,6 +106,29 @@ struct PhotoLineTests {
         }
     }
 
+    /// The whole unhappy path by day and at night: every source down (Flickr and Commons answering 500), or every
+    /// candidate of both bad (truncated, turned down by the gate). A 200 from stock, of the sky at the place.
+    @Test(arguments: [(false, false), (false, true), (true, false), (true, true)])
+    func everySourceDownOrEveryCandidateBadByDayAndAtNight(atNight: Bool, sourcesDown: Bool) async throws {
+        try await Self.withBackdrop(
+            flickr: { sourcesDown ? [.status(500, "<html>down</html>")] : Self.flickrResults($0, Array(repeating: "truncated.jpg", count: 5)) },
+            commons: { sourcesDown ? [.status(500, [])] : [.json($0.searchJSON(Self.commonsFiles(Array(repeating: "blurred.jpg", count: 5))))] },
+            deadline: .seconds(4),
+            callTimeout: .seconds(120),
+            clock: FixedClock(date: atNight ? Self.night : HTTPTests.epoch)
+        ) { _, _, client, _ in
+            let start = ContinuousClock.now
+            let served = try await Self.served(client)
+            #expect(served == "stock")
+            // As above: the deadline, and a margin for the whole suite beside it; a hang would take 120 s.
+            #expect(ContinuousClock.now - start < .seconds(60))
+            let (answer, json) = try await CommonsTests.json(client, Self.paris)
+            #expect(answer.status == .ok && json["source"] as? String == "stock")
+            #expect(json["phase"] as? String == (atNight ? "night" : json["photoPhase"] as? String), "the stock photo shows the sky: \(json)")
+            #expect(json["photoPhase"] as? String == json["phase"] as? String, "\(json)")
+        }
+    }
+
     @Test("every Flickr candidate bad: the next source's photo", arguments: Self.quickFaults)
     func everyFlickrCandidateBadServesCommons(_ fault: String) async throws {
         try await Self.withBackdrop(
