@@ -298,7 +298,8 @@ class BackdropBackground extends HTMLElement {
     const title = isolated(info.title || "Untitled");
     photo.append("“", info.photoPage?.startsWith("https://") ? link(info.photoPage, title) : title, "”");
     if (info.photoNote) photo.append(" (", isolated(info.photoNote), ")");
-    photo.append(" by ", isolated(info.owner), ", ", info.license.url ? link(info.license.url, info.license.name) : info.license.name,
+    const license = isolated(info.license.name);
+    photo.append(" by ", isolated(info.owner), ", ", info.license.url ? link(info.license.url, license) : license,
       info.source === "stock" ? " · stock photo, modified" : " · modified");
     this.#credit.replaceChildren(photo);
     if (info.notice) {

@@ -79,7 +79,7 @@ public struct BackdropClient: Sendable {
         guard let format = ImageFormat(contentType: response.value(forHTTPHeaderField: "Content-Type")) else {
             throw .invalidResponse("\(url.path): not an image but \(response.value(forHTTPHeaderField: "Content-Type") ?? "no Content-Type")")
         }
-        return BackdropImage(data: body, format: format, credit: response.value(forHTTPHeaderField: "X-Backdrop-Credit"))
+        return BackdropImage(data: body, format: format, credit: response.value(forHTTPHeaderField: "X-Backdrop-Credit").map(PlainLine.of))
     }
 
     /// `path` (absolute, as the API gives its URLs) under ``baseURL``, with `query`.

@@ -26,9 +26,15 @@ enum Environment {
 
 /// A `/background.json` answer, for tests that need one but no server.
 enum Fixture {
-    static func background(secondsLeft: Int, receivedAt: Date, cell: String = "u09tv", legibility: String? = nil) throws -> Background {
+    static func background(
+        secondsLeft: Int,
+        receivedAt: Date,
+        cell: String = "u09tv",
+        legibility: String? = nil,
+        owner: String = "Peter Nerlich"
+    ) throws -> Background {
         let json = """
-            {"source": "stock", "photoId": "stock-005", "title": "greentock", "owner": "Peter Nerlich",
+            {"source": "stock", "photoId": "stock-005", "title": "greentock", "owner": "\(owner)",
              "photoPage": "https://gitlab.com/ubports/development/core/lomiri-wallpapers", "photoNote": "greentock.jpg, 2018",
              "license": {"name": "CC BY-SA 4.0", "url": "https://creativecommons.org/licenses/by-sa/4.0/"},
              "credit": "\\"greentock\\" by Peter Nerlich, CC BY-SA 4.0", "cell": "\(cell)",
