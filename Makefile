@@ -7,8 +7,8 @@ CONFIG ?= config.json
 BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis,
 # node for the reference ThumbHash decoder, libcurl4 for FoundationNetworking (BackdropKit's tests on Linux), libvips42
-# for the crop oracle (pyvips' attention smartcrop).
-TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs libcurl4 libvips42
+# for the crop oracle (pyvips' attention smartcrop), opencv-data for the face cascade compiled in (Tools/face_model.py).
+TEST_PACKAGES := pngcheck curl python3 python3-venv chromium chromium-driver nodejs libcurl4 libvips42 opencv-data
 # The container check: a Debian root filesystem, a test CA, a network namespace.
 CONTAINER_PACKAGES := debootstrap openssl iproute2
 # The cluster check and benchmark: a real PostgreSQL and nginx on loopback, pgrep to freeze PostgreSQL.
@@ -60,6 +60,7 @@ format:
 test: test-deps
 	$(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
 	$(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
+	python3 Tools/face_model.py --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-sanitized

@@ -53,19 +53,25 @@ func searchPage(count: Int) -> [UInt8] {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         var decode = [Double]()
         var gate = [Double]()
+        var content = [Double]()
         var verdict = PhotoQuality.Verdict.pass
+        var seen = PhotoContent(RGBImage(width: 1, height: 1, pixels: [0, 0, 0]))
         for run in 0...runs {
             var decoded = RGBImage(width: 1, height: 1, pixels: [0, 0, 0])
             let decodeMs = try milliseconds { decoded = try JPEGDecoder.decode(bytes, covering: PixelSize(width: 640, height: 1136)) }
             let gateMs = milliseconds { verdict = PhotoQuality(decoded).verdict }
+            let small = PhotoQuality.reduced(decoded)
+            let contentMs = milliseconds { seen = PhotoContent(small) }
             if run > 0 {
                 decode.append(decodeMs)
                 gate.append(gateMs)
+                content.append(contentMs)
             }
         }
         let record: [String: Any] = [
             "stage": "gate", "image": URL(fileURLWithPath: path).lastPathComponent, "verdict": verdict.rawValue,
             "decode_median_ms": rounded(median(decode)), "gate_median_ms": rounded(median(gate)),
+            "faces_and_skin_median_ms": rounded(median(content)), "faces": seen.faces, "skin": rounded(seen.skin),
         ]
         print(String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self))
     }

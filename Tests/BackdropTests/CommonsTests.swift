@@ -162,7 +162,7 @@ struct CommonsTests {
             #expect(widths.contains(1920), "1400 px wide takes the widest")
             let agents = (commons.searches + commons.downloads).map(\.userAgent)
             #expect(
-                agents.allSatisfy { $0 == "Backdrop-tests/1.0 (ops@example.org) Backdrop/\(Backdrop.version)" },
+                agents.allSatisfy { $0 == "Backdrop-tests/1.0 (ops@example.org) Backdrop/\(Backdrop.version) AsyncHTTPClient/1" },
                 "every call says who calls: \(agents)"
             )
             #expect(!records.all.contains { $0.message.contains("commons.userAgent names only the project") })
@@ -213,6 +213,8 @@ struct CommonsTests {
                 clock.advance(2 * 900)  // a later window of the same day, after a restart
             }
             #expect(commons.searches.count == 1, "the day's list came back from disk: \(commons.searches.count) searches")
+            let project = "(https://github.com/backdrop-photos/backdrop; operators: put your contact in commons.userAgent)"
+            #expect(commons.searches.first?.userAgent == "Backdrop/\(Backdrop.version) \(project) AsyncHTTPClient/1", "Wikimedia's form")
         }
     }
 

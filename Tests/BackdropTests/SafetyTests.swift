@@ -76,6 +76,32 @@ struct SafetyTests {
         }
     }
 
+    /// A portrait that nothing says shows people, and ranks first by what Commons says (featured, nearest), is found by
+    /// its faces when first tried: the cell is ranked again and the landscapes of the same sky come first; the portrait
+    /// is still the place's last variant, its faces counted in the JSON.
+    @Test func aFaceDominatedPhotoComesAfterEveryPeopleFreePhotoOfTheSameSky() async throws {
+        try await StandInCommons.run({ commons in
+            var portrait = File(pageid: 1)
+            (portrait.image, portrait.assessments) = ("astronaut.jpg", "featured")
+            var landscape = File(pageid: 2)
+            landscape.user = "Someone Else"
+            var another = File(pageid: 3)
+            another.user = "A Third"
+            return [.json(commons.searchJSON([portrait, landscape, another]))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let answers = try await Self.firstVariants(client)
+                let ids = answers.map { $0["photoId"] as? String ?? "" }
+                #expect(Set(ids.prefix(2)) == ["commons-2", "commons-3"] && ids.last == "commons-1", "people after: \(ids)")
+                #expect(answers.map { $0["faces"] as? Int } == [0, 0, 1])
+                #expect(answers.allSatisfy { $0["source"] as? String == "commons" })
+                let image = try await client.execute(uri: "/background?\(Self.paris)&variant=2", method: .get)
+                #expect(image.status == .ok && image.headers[.init("X-Backdrop-Photo-Id")!] == "commons-1", "served, as the last")
+            }
+        }
+    }
+
     @Test func theWindowsRotationNeverRotatesABetterPhotoOut() {
         let cell = Geohash("u09tq")!
         func candidate(_ id: Int, assessment: Int?) -> CandidatePhoto {

@@ -137,6 +137,8 @@ final class StandInFlickr: Sendable {
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: bytes))
         case let name where name.hasPrefix("photo"):
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
+        case "astronaut.jpg":  // a portrait: scikit-image's astronaut (NASA, public domain)
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: try Fixtures.bytes(name))))
         case let name where name.hasPrefix("night-"):  // the night photographs of the fixtures (make_night.py)
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: try Fixtures.bytes(name))))
         case "blurred.jpg":  // the fixture photo under a 24-px Gaussian blur: the quality gate turns it down

@@ -24,6 +24,12 @@ public struct Background: Sendable, Hashable, Decodable {
         enum CodingKeys: String, CodingKey, CaseIterable {
             case name, url
         }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.name = PlainLine.of(try container.decode(String.self, forKey: .name))
+            self.url = try container.decode(URL.self, forKey: .url)
+        }
     }
 
     /// The 15-minute window whose photo this is. The same photo answers every request for the cell until `expires`.
@@ -52,6 +58,8 @@ public struct Background: Sendable, Hashable, Decodable {
     public let credit: String
     /// Commons' human judgement of the photo, when it has one: `featured`, `quality` or `valued`.
     public let assessment: String?
+    /// How many faces the photo shows (a count, never where); 0 from servers that do not say.
+    public let faces: Int
     /// The geohash cell the photo was chosen for (`none` without a location).
     public let cell: String
     /// The sky at the cell now, from the sun's elevation; nil without a location (or for a phase this client does not
@@ -98,7 +106,7 @@ public struct Background: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, photoPhase, variant, variants, window, modified
-        case images, notice, crop, focus, legibility, assessment
+        case images, notice, crop, focus, legibility, assessment, faces
     }
 
     /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
@@ -110,13 +118,14 @@ public struct Background: Sendable, Hashable, Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.source = try container.decode(Source.self, forKey: .source)
         self.photoId = try container.decode(String.self, forKey: .photoId)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.owner = try container.decode(String.self, forKey: .owner)
+        self.title = PlainLine.of(try container.decode(String.self, forKey: .title))
+        self.owner = PlainLine.of(try container.decode(String.self, forKey: .owner))
         self.photoPage = try container.decode(URL.self, forKey: .photoPage)
         self.photoNote = try container.decodeIfPresent(String.self, forKey: .photoNote)
         self.license = try container.decode(License.self, forKey: .license)
-        self.credit = try container.decode(String.self, forKey: .credit)
+        self.credit = PlainLine.of(try container.decode(String.self, forKey: .credit))
         self.assessment = try container.decodeIfPresent(String.self, forKey: .assessment)
+        self.faces = try container.decodeIfPresent(Int.self, forKey: .faces) ?? 0
         self.cell = try container.decode(String.self, forKey: .cell)
         self.phase = (try? container.decodeIfPresent(String.self, forKey: .phase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
         self.photoPhase = (try? container.decodeIfPresent(String.self, forKey: .photoPhase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }

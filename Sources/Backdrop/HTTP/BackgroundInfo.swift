@@ -74,6 +74,9 @@ struct BackgroundInfo: Encodable {
     let credit: String
     /// Commons' human judgement of the photo, when it has one: `featured`, `quality` or `valued`.
     let assessment: String?
+    /// How many faces the photo shows (a count, never where): a photo of people ranks below the photos of the same sky
+    /// without them.
+    let faces: Int
     let cell: String
     /// The sky at the cell's centre in the middle of the window (``SunPhase``): `night`, `twilight`, `golden` or
     /// `day`; absent without a location.
@@ -107,6 +110,7 @@ struct BackgroundInfo: Encodable {
         self.license = License(name: attribution.license, url: attribution.licenseURL)
         self.credit = attribution.credit
         self.assessment = photo.assessment
+        self.faces = preview.faces
         self.cell = place.key
         if case .cell(let cell) = place { self.phase = SunPhase(cell: cell, window: window).group } else { self.phase = nil }
         self.photoPhase = photo.shown?.group ?? "unknown"

@@ -33,9 +33,7 @@ package struct Attention: Sendable {
                     scores[cell] = edge  // dark cells score by their edges alone
                     continue
                 }
-                let length = (x[cell] * x[cell] + y[cell] * y[cell] + z[cell] * z[cell]).squareRoot()
-                let (dx, dy, dz) = (x[cell] / length - 0.78, y[cell] / length - 0.57, z[cell] / length - 0.44)
-                let skin = 100 - 100 * (dx * dx + dy * dy + dz * dz).squareRoot()
+                let skin = 100 * SkinTone.likeness(x: x[cell], y: y[cell], z: z[cell])
                 let a = 500 * (Self.labF(x[cell] / 95.047) - Self.labF(y[cell] / 100))
                 scores[cell] = edge + skin + a
             }

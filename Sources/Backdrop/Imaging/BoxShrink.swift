@@ -3,7 +3,7 @@
 ///
 /// The cover-crop's first step when it reduces by 2x or more (as libvips shrinks before it reduces), so that its
 /// resampler, whose 8-bit weights are fine for a few taps, never reduces by 2x or more itself.
-enum BoxShrink {
+package enum BoxShrink {
     package static func apply(_ image: RGBImage, factor: Int) -> RGBImage {
         let factor = max(1, min(factor, image.width, image.height))
         if factor == 1 { return image }

@@ -11,19 +11,27 @@ package struct PhotoQuality: Sendable, Equatable {
         case pass, dark, bright, clipped, blurred, flat
         case darkForDay = "dark_for_day"
         case brightForNight = "bright_for_night"
+        /// More than ``PhotoContent/skinLimit`` of the frame is skin-like: never served (a stock photo always ends the line).
+        case skin
+        /// Faces fill it (``PhotoContent/showsPeople``) and it was ranked as free of people: it is ranked again, below the photos
+        /// of the same sky without people.
+        case people
     }
 
     /// What the gate knows of a photo besides its pixels: the sky at the place it is for, the sky it shows when
-    /// something says (then its light is not judged), and whether its tags or categories say mist or fog.
+    /// something says (then its light is not judged), whether its tags or categories say mist or fog, and whether it
+    /// was ranked as showing people (then faces in it are no news).
     struct Expectation: Sendable, Equatable {
         package let sky: SunPhase?
         package let shown: SunPhase?
         package let misty: Bool
+        package let people: Bool
 
-        package init(sky: SunPhase?, shown: SunPhase?, misty: Bool = false) {
+        package init(sky: SunPhase?, shown: SunPhase?, misty: Bool = false, people: Bool = false) {
             self.sky = sky
             self.shown = shown
             self.misty = misty
+            self.people = people
         }
 
         /// Night limits for a photo something dates or tags as night or twilight, and for an undated one at a place
@@ -84,6 +92,8 @@ package struct PhotoQuality: Sendable, Equatable {
     package let dark: Double
     /// Variance of the 4-neighbour Laplacian of the luminance.
     package let sharpness: Double
+    /// What it shows: skin, faces (``PhotoContent``).
+    package let content: PhotoContent
 
     /// The verdict by day's limits, for a photo nothing is known of.
     package var verdict: Verdict { self.verdict(within: .day, misty: false) }
@@ -94,22 +104,29 @@ package struct PhotoQuality: Sendable, Equatable {
         if (limits.countsBlackAsClipped ? self.black : 0) + self.white >= limits.clipped { return .clipped }
         if self.spread < limits.flat { return .flat }
         if self.sharpness < limits.blurred, !misty { return .blurred }
+        if self.content.skin > PhotoContent.skinLimit { return .skin }
         return .pass
     }
 
     /// The verdict for a photo expected to suit `expectation`.
     func verdict(for expectation: Expectation) -> Verdict {
         let verdict = self.verdict(within: expectation.limits, misty: expectation.misty)
-        guard verdict == .pass, expectation.shown == nil else { return verdict }
+        guard verdict == .pass else { return verdict }
+        if self.content.showsPeople && !expectation.people { return .people }
+        guard expectation.shown == nil else { return verdict }
         if expectation.sky == .day && self.mean < Self.darkestDay { return .darkForDay }
         if expectation.sky == .night && self.dark < Self.nightLight { return .brightForNight }
         return .pass
     }
 
+    /// The copy the gate judges: `image` box-shrunk by a whole factor to 256 px or less on its long side.
+    package static func reduced(_ image: RGBImage) -> RGBImage {
+        BoxShrink.apply(image, factor: max(1, (max(image.width, image.height) + 255) / 256))
+    }
+
     /// The photo's measures, on its reduced copy.
     package init(_ image: RGBImage) {
-        let factor = max(1, (max(image.width, image.height) + 255) / 256)
-        let small = BoxShrink.apply(image, factor: factor)
+        let small = Self.reduced(image)
         let (width, height) = (small.width, small.height)
         var luminance = [Int32](repeating: 0, count: width * height)
         var sum = 0.0
@@ -132,6 +149,7 @@ package struct PhotoQuality: Sendable, Equatable {
         self.mean = sum / count
         self.spread = max(0, squares / count - self.mean * self.mean).squareRoot()
         (self.black, self.white, self.dark) = (Double(black) / count, Double(white) / count, Double(dark) / count)
+        self.content = PhotoContent(small)
         var laplacians = 0.0
         var laplacianSquares = 0.0
         var inner = 0.0

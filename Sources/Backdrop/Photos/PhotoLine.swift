@@ -68,6 +68,13 @@ package struct PhotoLine: Sendable {
         await source.markUnusable(photo, cell: cell, window: window)
     }
 
+    /// Reports that `photo`'s pixels show people though it was chosen as free of them, so that `place`'s photos are
+    /// ranked again knowing it.
+    func markPeople(_ photo: SourcePhoto, place: Place, window: TimeWindow) async {
+        guard case .cell(let cell) = place, let source = self.source(of: photo) else { return }
+        await source.markPeople(photo, cell: cell, window: window)
+    }
+
     /// What to show for `place` when a request's upstream deadline has passed: a photo that needs no upstream call (a
     /// source's earlier photo of the cell, stale, if its bytes are at hand; else a stock photo). It also tells the
     /// source waited on that it is too slow now, so that the next requests do not wait for it again at once.

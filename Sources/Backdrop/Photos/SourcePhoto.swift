@@ -20,6 +20,9 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     private let mist: Bool?
     /// The human judgement its source records (Commons: `featured`, `quality` or `valued`), nil for none.
     package let assessment: String?
+    /// Whether its pixels were found to show people (``PhotoContent/showsPeople``) before it was chosen, so that it was
+    /// ranked as such and the quality gate need not say so again; nil (no) in what earlier versions stored.
+    package private(set) var people: Bool?
     /// How many photos the place has to choose from in this window (`variant` 0 up to this, less one), when the
     /// source says (nil: one).
     package var variantCount: Int?
@@ -62,6 +65,17 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         photo.sky = sky
         return photo
     }
+
+    /// The same photo, marked as showing people when its id is in `people`.
+    func showing(people: Set<String>) -> SourcePhoto {
+        guard people.contains(self.id) else { return self }
+        var photo = self
+        photo.people = true
+        return photo
+    }
+
+    /// Whether it was chosen knowing that it shows people.
+    package var showsPeople: Bool { self.people ?? false }
 
     /// The same photo, said to be one of `count` the place has to choose from.
     func among(_ count: Int) -> SourcePhoto {

@@ -17,6 +17,8 @@ package struct BlurredPreview: Sendable {
     package let legibility: Legibility
     /// Where the photo's interest lies in the render, as fractions of its sides.
     package let focus: Focus
+    /// Faces found in the photo (``PhotoContent``).
+    package let faces: Int
 
     /// `data:image/webp;base64,...`
     package var dataURI: String { "data:image/webp;base64," + Data(self.webp).base64EncodedString() }
@@ -68,7 +70,8 @@ package struct BlurredPreview: Sendable {
             effect: effect,
             style: style,
             legibility: Legibility(sharp: prepared.sharp, blurred: effect),
-            focus: prepared.focus
+            focus: prepared.focus,
+            faces: prepared.faces
         )
     }
 
@@ -79,7 +82,8 @@ package struct BlurredPreview: Sendable {
         effect: RGBImage,
         style: EffectStyle,
         legibility: Legibility,
-        focus: Focus
+        focus: Focus,
+        faces: Int = 0
     ) throws -> BlurredPreview {
         var spacing = self.sampleSpacing(for: PixelSize(width: effect.width, height: effect.height), style: style)
         while true {
@@ -92,7 +96,8 @@ package struct BlurredPreview: Sendable {
                     size: PixelSize(width: small.width, height: small.height),
                     placeholders: Placeholders.make(from: small),
                     legibility: legibility,
-                    focus: focus
+                    focus: focus,
+                    faces: faces
                 )
             }
             // Bytes follow the pixel count: widen the spacing by the square root of the excess, and a little more.

@@ -5,8 +5,11 @@ import Tracing
 /// One request's way down the photo line. A remote photo that cannot be fetched, cannot be decoded, or fails the
 /// quality gate is marked unusable and replaced: by its source's next candidate, then, after ``perSource`` photos of one
 /// source, by the next source's, and the stock photos end the line. So a request tries at most ``perSource`` photos of
-/// each nearby source, then one stock photo; no photo's fault reaches the client. What was passed over, and why, goes
-/// to the request's span (one event a photo) and to one log line.
+/// each nearby source, then one stock photo; no photo's fault reaches the client. A photo whose pixels show people
+/// though it was ranked as free of them is not unusable: its source ranks the cell again knowing it (below the photos
+/// of the same sky without people) and the request takes what now comes first, which does not count as a try (each
+/// photo is found so at most once a request). What was passed over, and why, goes to the request's span (one event a
+/// photo) and to one log line.
 final class PhotoAttempts: Sendable {
     /// Photos of one source a request tries before it asks the next source.
     static let perSource = 3
@@ -19,7 +22,7 @@ final class PhotoAttempts: Sendable {
     let client: RenderClient
     let logger: Logger
     let span: any Span
-    private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String)]>([])
+    private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String, counts: Bool)]>([])
 
     init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, client: RenderClient, logger: Logger, span: any Span) {
         self.photos = photos
@@ -41,8 +44,13 @@ final class PhotoAttempts: Sendable {
                 self.report(served: photo)
                 return made
             } catch  where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) && !Task.isCancelled {
-                let tried = self.pass(photo, error)
-                await self.photos.markUnusable(photo, place: self.place, window: self.window)
+                let ranksAgain = (error as? PhotoRejected)?.verdict == .people && !self.wasPassed(photo)
+                let tried = self.pass(photo, error, counts: !ranksAgain)
+                if ranksAgain {
+                    await self.photos.markPeople(photo, place: self.place, window: self.window)
+                } else {
+                    await self.photos.markUnusable(photo, place: self.place, window: self.window)
+                }
                 let spent = Set(PhotoOrigin.allCases.filter { origin in tried.filter { $0 == origin }.count >= Self.perSource })
                 photo =
                     replacing
@@ -52,8 +60,14 @@ final class PhotoAttempts: Sendable {
         }
     }
 
-    /// Records `photo` as passed over for `error`; returns the origins of every photo passed over so far.
-    private func pass(_ photo: SourcePhoto, _ error: any Error) -> [PhotoOrigin] {
+    /// Whether `photo` was passed over already in this request.
+    private func wasPassed(_ photo: SourcePhoto) -> Bool {
+        self.passed.withLock { $0.contains { $0.id == photo.id } }
+    }
+
+    /// Records `photo` as passed over for `error`; returns the origins of every photo passed over so far that counts
+    /// as a try.
+    private func pass(_ photo: SourcePhoto, _ error: any Error, counts: Bool) -> [PhotoOrigin] {
         let reason = Self.reason(error)
         self.span.addEvent(
             SpanEvent(
@@ -62,8 +76,8 @@ final class PhotoAttempts: Sendable {
             )
         )
         return self.passed.withLock {
-            $0.append((photo.id, photo.origin, reason.text))
-            return $0.map(\.origin)
+            $0.append((photo.id, photo.origin, reason.text, counts))
+            return $0.filter(\.counts).map(\.origin)
         }
     }
 

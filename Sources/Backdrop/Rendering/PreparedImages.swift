@@ -7,12 +7,15 @@ package struct PreparedImages: Sendable {
     package let sharp: RGBImage
     /// Where the photo's interest lies in `sharp` (``Attention``), whichever way it was cropped.
     let focus: Focus
+    /// Faces found in the photo (``PhotoContent``).
+    let faces: Int
     private let lazyEffect: LazyEffect
 
     /// The effect copy in `style`, made on first use.
-    package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre) {
+    package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre, faces: Int = 0) {
         self.sharp = sharp
         self.focus = focus
+        self.faces = faces
         self.lazyEffect = LazyEffect(sharp: sharp, style: style)
     }
 
@@ -23,8 +26,8 @@ package struct PreparedImages: Sendable {
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
     /// Decodes, finds where the photo's interest lies and cover-crops (around it, or at the centre with `.centre`); the
-    /// effect follows when a render needs it. With `gate`, a photo that fails the quality gate (``PhotoQuality``) for
-    /// that expectation throws ``PhotoRejected`` before it is cropped.
+    /// effect follows when a render needs it. Every photo is measured (``PhotoQuality``, its faces counted); with
+    /// `gate`, one that fails the quality gate for that expectation throws ``PhotoRejected`` before it is cropped.
     static func make(
         from encoded: EncodedImage,
         size: PixelSize,
@@ -34,9 +37,11 @@ package struct PreparedImages: Sendable {
         gate: PhotoQuality.Expectation? = nil,
         trace: ServiceContext? = nil
     ) throws -> PreparedImages {
-        let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: size, limits: limits) }
+        let covering = PixelSize(width: max(size.width, Self.judgedSide), height: max(size.height, Self.judgedSide))
+        let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: covering, limits: limits) }
+        let quality = traced("image.gate", parent: trace) { PhotoQuality(decoded) }
         if let gate {
-            let verdict = traced("image.gate", parent: trace) { PhotoQuality(decoded).verdict(for: gate) }
+            let verdict = quality.verdict(for: gate)
             guard verdict == .pass else { throw PhotoRejected(verdict: verdict) }
         }
         return traced("image.crop", parent: trace) {
@@ -48,9 +53,14 @@ package struct PreparedImages: Sendable {
             )
             let centre = crop == .attention ? interest : .centre
             let sharp = CoverCrop.apply(decoded, to: size, focus: centre)
-            return PreparedImages(sharp: sharp, style: style, focus: CoverCrop.place(interest, source: source, size: size, cropFocus: centre))
+            let focus = CoverCrop.place(interest, source: source, size: size, cropFocus: centre)
+            return PreparedImages(sharp: sharp, style: style, focus: focus, faces: quality.content.faces)
         }
     }
+
+    /// The least a photo is decoded to on each side, however small the render: what the gate judges (faces of 24 px
+    /// and more on its reduced copy) must not depend on the size asked for.
+    static let judgedSide = 256
 
     /// The final picture at `hundredths` of the effect.
     package func blended(hundredths: Int) -> RGBImage {

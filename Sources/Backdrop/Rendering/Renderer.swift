@@ -78,7 +78,9 @@ struct Renderer: Sendable {
         let key = PreparedKey(photoID: photo.id, size: size, style: style, crop: crop)
         if let hit = await self.prepared.cached(key) { return (hit, false) }
         // Photos from elsewhere pass the quality gate first; the stock photos were chosen by eye.
-        let gate = photo.origin != .stock ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown, misty: photo.misty) : nil
+        let gate =
+            photo.origin != .stock
+            ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown, misty: photo.misty, people: photo.showsPeople) : nil
         let prepared = try await self.prepared.value(for: key) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"

@@ -21,19 +21,26 @@ package struct CellChoice: Sendable, Equatable {
 
     /// The choice among a search's candidates by ``PhotoRanking`` for the sky at the cell in the window's middle (the
     /// stable hash of cell and window picking among the best few), then the rest in the ranking's order; denied photos
-    /// are dropped first. With it, the sky it was ranked for and the chosen photo's score, for the search's trace.
+    /// are dropped first, and the photos in `people` (whose pixels showed people) ranked as showing people. With it,
+    /// the sky it was ranked for and the chosen photo's score, for the search's trace.
     package static func ranking(
         _ results: [CandidatePhoto],
         cell: Geohash,
         window: TimeWindow,
-        deny: PhotoDenylist
+        deny: PhotoDenylist,
+        people: Set<String> = []
     ) -> (choice: CellChoice, phase: SunPhase, score: [Int]?) {
         let phase = SunPhase(cell: cell, window: window)
         let ranking = PhotoRanking(phase: phase)
         let allowed = deny.isEmpty ? results : results.filter { !deny.denies($0.photo) }
-        let order = ranking.choose(allowed.map(\.facts), key: "\(cell.value)/\(window.index)")
+        let facts = allowed.map { candidate in
+            var facts = candidate.facts
+            if people.contains(candidate.photo.id) { facts.people = true }
+            return facts
+        }
+        let order = ranking.choose(facts, key: "\(cell.value)/\(window.index)")
         let choice = CellChoice(candidates: order.prefix(Self.kept).map { allowed[$0].photo.chosen(for: phase) })
-        return (choice, phase, order.first.map { ranking.score(allowed[$0].facts) })
+        return (choice, phase, order.first.map { ranking.score(facts[$0]) })
     }
 
     /// Whether the choice can answer `variant` with `unusable` photos passed over: a restored photo answers only

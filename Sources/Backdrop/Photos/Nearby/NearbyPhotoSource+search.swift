@@ -74,7 +74,8 @@ extension NearbyPhotoSource {
     /// A cell's results ranked for the window, in a span saying the sky, how many, and the chosen one's score.
     func rank(_ results: [CandidatePhoto], cell: Geohash, window: TimeWindow) async -> CellChoice {
         await withRequestSpan("photo.rank") { span in
-            let ranked = CellChoice.ranking(results, cell: cell, window: window, deny: self.context.deny)
+            let people = await self.state.people
+            let ranked = CellChoice.ranking(results, cell: cell, window: window, deny: self.context.deny, people: people)
             span.attributes["backdrop.sun.phase"] = ranked.phase.group
             span.attributes["backdrop.photo.candidates"] = results.count
             if let score = ranked.score { span.attributes["backdrop.photo.score"] = score.map(String.init).joined(separator: ",") }

@@ -53,20 +53,21 @@ struct NearbyPhotoSource: Sendable {
     func photo(for cell: Geohash, in window: TimeWindow, variant: Int, client: RenderClient = .unknown) async throws -> SourcePhoto? {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
+        let people = await self.state.people
         let cached = await self.choices.cached(key)
         if let cached, !cached.answers(variant: variant, excluding: unusable) {
             await self.choices.remove(key)  // the restored photo failed, or another variant is asked: the results are needed
         } else if cached == nil, variant == 0, unusable.isEmpty, let stored = await self.storedPhoto(cell),
-            stored.isRestorable(in: window, deny: self.context.deny)
+            stored.isRestorable(in: window, deny: self.context.deny), !people.contains(stored.photo.id)
         {
             await self.choices.insert(CellChoice(candidates: [stored.photo], restored: true), for: key)
             return stored.photo
         }
         if let choice = try await self.waitedLookup(cell, key: key, window: window, client: client) {
-            return choice.photo(variant: variant, excluding: unusable)
+            return choice.photo(variant: variant, excluding: unusable).map { $0.showing(people: people) }
         }
         guard unusable.isEmpty, let stored = await self.standIn(cell) else { return nil }
-        return self.stale(stored.photo)
+        return self.stale(stored.photo.showing(people: people))
     }
 
     /// What the source knows of the cell's photo without any upstream call: lets a render already in memory be
@@ -75,7 +76,8 @@ struct NearbyPhotoSource: Sendable {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
         guard let choice = await self.choices.cached(key), choice.answers(variant: variant, excluding: unusable) else { return .unknown }
-        return choice.photo(variant: variant, excluding: unusable).map(Known.photo) ?? .nothing
+        let people = await self.state.people
+        return choice.photo(variant: variant, excluding: unusable).map { Known.photo($0.showing(people: people)) } ?? .nothing
     }
 
     func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
@@ -94,6 +96,13 @@ struct NearbyPhotoSource: Sendable {
         }
     }
 
+    /// Records that `photo`'s pixels show people though it was ranked as free of them: the cell's choice is ranked
+    /// again, `photo` below the photos of the same sky without people (``PhotoRanking``), from this window on.
+    func markPeople(_ photo: SourcePhoto, cell: Geohash, window: TimeWindow) async {
+        await self.state.notePeople(photoID: photo.id)
+        await self.choices.remove(CellWindow(cell: cell.value, window: window.index))
+    }
+
     /// What to show when a request's deadline passed: this source's stored photo for the cell if its bytes are at hand
     /// (it must not wait on the source again), else nil. The deadline counts against this source only if the request
     /// was waiting on it: its lookup cut short, or its photo known (so downloading or rendering).
@@ -105,7 +114,8 @@ struct NearbyPhotoSource: Sendable {
         guard let stored = await self.standIn(cell), await self.context.store?.hasSourceImage(photoID: stored.photo.id) == true else {
             return nil
         }
-        return stored.window == window.index && !stored.photo.stale && variant == 0 ? stored.photo : self.stale(stored.photo)
+        let photo = stored.photo.showing(people: await self.state.people)
+        return stored.window == window.index && !photo.stale && variant == 0 ? photo : self.stale(photo)
     }
 
     /// ``lookup(_:key:window:)``, the request counted as waiting on it until it ends; a wait cut short (the request's

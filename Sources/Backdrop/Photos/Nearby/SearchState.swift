@@ -14,6 +14,10 @@ actor SearchState {
     /// Cells not to be searched here before the date: after a failure, or while another replica's lease runs.
     private var retryAt = [CellWindow: Date]()
     private var unusable = [CellWindow: Set<String>]()
+    /// Photos whose pixels show people (``PhotoContent/showsPeople``): ranked as such from then on. Photo ids, at most
+    /// ``peopleKept`` (then forgotten all at once: each is found again when next tried).
+    private(set) var people = Set<String>()
+    static let peopleKept = 4096
     /// Requests that began waiting on this source's lookup of a cell-window and have not finished it: the ones whose
     /// wait a deadline cut short stay counted until their fallback takes them (``takeInterruptedWait(_:)``).
     private var waits = [CellWindow: Int]()
@@ -98,6 +102,11 @@ actor SearchState {
     func markUnusable(_ key: CellWindow, photoID: String) {
         self.prune(before: key.window)
         self.unusable[key, default: []].insert(photoID)
+    }
+
+    func notePeople(photoID: String) {
+        if self.people.count >= Self.peopleKept { self.people.removeAll() }
+        self.people.insert(photoID)
     }
 
     /// Forgets windows that have ended, so memory stays bounded.

@@ -30,8 +30,15 @@ extension Settings {
         /// Whether the operator has said who runs this instance (the default names only the project).
         var hasOwnContact: Bool { !self.userAgent.contains("operators: put your contact") }
 
-        /// The `User-Agent` header: the operator's name and contact, then the software and its version.
-        var headerValue: String { "\(self.userAgent) Backdrop/\(Backdrop.version)" }
+        /// The `User-Agent` header in Wikimedia's form, `name/version (contact) library/version`: the operator's name
+        /// and contact, then Backdrop and its version, then the HTTP library (`MyApp/2.0 (ops@example.org)
+        /// Backdrop/VERSION AsyncHTTPClient/1`); the default, which names the project itself, becomes `Backdrop/VERSION
+        /// (https://…; operators: …) AsyncHTTPClient/1`.
+        var headerValue: String {
+            let project = "Backdrop "
+            guard self.userAgent.hasPrefix(project) else { return "\(self.userAgent) Backdrop/\(Backdrop.version) AsyncHTTPClient/1" }
+            return "Backdrop/\(Backdrop.version) \(self.userAgent.dropFirst(project.count)) AsyncHTTPClient/1"
+        }
     }
 }
 
