@@ -12,14 +12,19 @@ import FoundationNetworking
 /// waits for the cancelled task to end.
 struct Deadline: Sendable {
     let seconds: TimeInterval
+    /// Counts this deadline's timers armed and not yet cancelled, when given: back to where it was once every call
+    /// has ended. Each caller that watches passes its own, so that no other call's timer is counted.
+    let armed: Counter?
 
-    /// Deadline timers armed and not yet cancelled, in every call: 0 once every call has ended.
-    static let armed = Counter()
+    init(seconds: TimeInterval, armed: Counter? = nil) {
+        self.seconds = seconds
+        self.armed = armed
+    }
 
     /// `request`'s answer through `session`, or ``BackdropError/timedOut(seconds:)`` once `seconds` have passed.
     func exchange(_ request: URLRequest, session: URLSession) async throws(BackdropError) -> (Data, URLResponse) {
         let nanoseconds = UInt64(max(0, min(self.seconds, 86_400)) * 1_000_000_000)
-        let seconds = self.seconds
+        let (seconds, armed) = (self.seconds, self.armed)
         let outcome = Outcome<(Data, URLResponse)>()
         let result: Result<(Data, URLResponse), BackdropError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -36,10 +41,10 @@ struct Deadline: Sendable {
                 let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
                 timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
                 timer.setEventHandler { outcome.finish(.failure(.timedOut(seconds: seconds)), cancelsWork: true) }
-                timer.setCancelHandler { Self.armed.add(-1) }
-                Self.armed.add(1)
-                let armed = ArmedTimer(timer: timer)
-                outcome.onFinish { armed.timer.cancel() }
+                timer.setCancelHandler { armed?.add(-1) }
+                armed?.add(1)
+                let held = ArmedTimer(timer: timer)
+                outcome.onFinish { held.timer.cancel() }
                 timer.resume()
                 task.resume()
             }
