@@ -54,6 +54,33 @@ struct PhotoContentTests {
         }
     }
 
+    /// A photo is measured once, at the first size it is prepared at, and judged by those measures at every size:
+    /// measures kept for a landscape's id (a portrait's, put there by the test) turn it down at another size.
+    @Test func aPhotoIsMeasuredOnceWhateverTheSizes() async throws {
+        let pool = AdmissionTests.pool()
+        let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
+        let renderer = Renderer(encoders: EncoderSettings(), limits: DecodeLimits(), memoryBudget: 64 << 20, gate: gate)
+        let landscape = try Fixtures.bytes("flickr-photo.jpg")
+        let photo = SourcePhoto(
+            id: "commons-7",
+            origin: .commons,
+            attribution: PreviewTests.photo.attribution,
+            shown: .day,
+            sky: .day
+        )
+        let load: Renderer.Loader = { _, _ in EncodedImage(bytes: landscape, variant: "fixture") }
+        let small = RenderSpec(size: PixelSize(width: 64, height: 64), style: .light, blurHundredths: 0)
+        _ = try await renderer.render(photo, load: load, spec: small, for: RenderClient("test"))
+        let measured = try #require(await renderer.measures.cached(photo.id), "measured at its first size")
+        #expect(measured.content.faces == 0)
+        let portrait = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg")))
+        await renderer.measures.insert(portrait, for: photo.id)
+        let large = RenderSpec(size: PixelSize(width: 320, height: 568), style: .light, blurHundredths: 0)
+        await #expect(throws: PhotoRejected.self, "judged by the measures kept, not measured again") {
+            try await renderer.render(photo, load: load, spec: large, for: RenderClient("test"))
+        }
+    }
+
     @Test func aFrameOfSkinIsTurnedDown() {
         var rng = SeededGenerator(seed: 20_261_126)
         // Skin tones in 8-px blocks of varied shade (texture the reduced copy keeps), filling the frame: a close-up.

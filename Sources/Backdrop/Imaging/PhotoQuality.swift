@@ -175,5 +175,7 @@ package struct PhotoQuality: Sendable, Equatable {
 /// cannot be decoded.
 struct PhotoRejected: Error, Sendable, CustomStringConvertible {
     package let verdict: PhotoQuality.Verdict
+    /// What the photo measured, kept so that it is not measured again.
+    var measures: PhotoQuality? = nil
     package var description: String { "the photo failed the quality gate (\(self.verdict.rawValue))" }
 }

@@ -71,7 +71,7 @@ package struct BlurredPreview: Sendable {
             style: style,
             legibility: Legibility(sharp: prepared.sharp, blurred: effect),
             focus: prepared.focus,
-            faces: prepared.faces
+            faces: prepared.measures?.content.faces ?? 0
         )
     }
 

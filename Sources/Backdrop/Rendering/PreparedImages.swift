@@ -7,15 +7,15 @@ package struct PreparedImages: Sendable {
     package let sharp: RGBImage
     /// Where the photo's interest lies in `sharp` (``Attention``), whichever way it was cropped.
     let focus: Focus
-    /// Faces found in the photo (``PhotoContent``).
-    let faces: Int
+    /// The photo's measures (``PhotoQuality``: its light, sharpness, skin and faces), nil when it was not measured.
+    let measures: PhotoQuality?
     private let lazyEffect: LazyEffect
 
     /// The effect copy in `style`, made on first use.
-    package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre, faces: Int = 0) {
+    package init(sharp: RGBImage, style: EffectStyle, focus: Focus = .centre, measures: PhotoQuality? = nil) {
         self.sharp = sharp
         self.focus = focus
-        self.faces = faces
+        self.measures = measures
         self.lazyEffect = LazyEffect(sharp: sharp, style: style)
     }
 
@@ -26,8 +26,9 @@ package struct PreparedImages: Sendable {
     package var byteCount: Int { self.sharp.byteCount + self.lazyEffect.byteCount }
 
     /// Decodes, finds where the photo's interest lies and cover-crops (around it, or at the centre with `.centre`); the
-    /// effect follows when a render needs it. Every photo is measured (``PhotoQuality``, its faces counted); with
-    /// `gate`, one that fails the quality gate for that expectation throws ``PhotoRejected`` before it is cropped.
+    /// effect follows when a render needs it. Every photo is measured (``PhotoQuality``, its faces counted) unless its
+    /// `measured` are known (a photo is measured once, whatever the sizes it is rendered at); with `gate`, one that
+    /// fails the quality gate for that expectation throws ``PhotoRejected`` before it is cropped.
     static func make(
         from encoded: EncodedImage,
         size: PixelSize,
@@ -35,14 +36,15 @@ package struct PreparedImages: Sendable {
         crop: CropMode = .attention,
         limits: DecodeLimits,
         gate: PhotoQuality.Expectation? = nil,
+        measured: PhotoQuality? = nil,
         trace: ServiceContext? = nil
     ) throws -> PreparedImages {
         let covering = PixelSize(width: max(size.width, Self.judgedSide), height: max(size.height, Self.judgedSide))
         let decoded = try traced("image.decode", parent: trace) { try ImageDecoder.decode(encoded.bytes, covering: covering, limits: limits) }
-        let quality = traced("image.gate", parent: trace) { PhotoQuality(decoded) }
+        let quality = measured ?? traced("image.gate", parent: trace) { PhotoQuality(decoded) }
         if let gate {
             let verdict = quality.verdict(for: gate)
-            guard verdict == .pass else { throw PhotoRejected(verdict: verdict) }
+            guard verdict == .pass else { throw PhotoRejected(verdict: verdict, measures: quality) }
         }
         return traced("image.crop", parent: trace) {
             let source = PixelSize(width: decoded.width, height: decoded.height)
@@ -54,7 +56,7 @@ package struct PreparedImages: Sendable {
             let centre = crop == .attention ? interest : .centre
             let sharp = CoverCrop.apply(decoded, to: size, focus: centre)
             let focus = CoverCrop.place(interest, source: source, size: size, cropFocus: centre)
-            return PreparedImages(sharp: sharp, style: style, focus: focus, faces: quality.content.faces)
+            return PreparedImages(sharp: sharp, style: style, focus: focus, measures: quality)
         }
     }
 

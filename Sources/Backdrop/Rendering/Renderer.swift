@@ -21,6 +21,10 @@ struct Renderer: Sendable {
     let limits: DecodeLimits
     let gate: RenderGate
     let prepared: MemoryLRU<PreparedKey, PreparedImages>
+    /// Each photo's measures (``PhotoQuality``), by photo id: a photo is measured once, at the first size it is
+    /// prepared at, and judged by them at every size, so that no size sees other faces.
+    let measures = MemoryLRU<String, PhotoQuality>(budget: Renderer.measuresKept) { _ in 1 }
+    static let measuresKept = 4096
     let metrics: BackdropMetrics
 
     package init(encoders: EncoderSettings, limits: DecodeLimits, memoryBudget: Int, gate: RenderGate, metrics: BackdropMetrics = BackdropMetrics()) {
@@ -81,6 +85,7 @@ struct Renderer: Sendable {
         let gate =
             photo.origin != .stock
             ? PhotoQuality.Expectation(sky: photo.sky, shown: photo.shown, misty: photo.misty, people: photo.showsPeople) : nil
+        let (measures, known) = (self.measures, await self.measures.cached(photo.id))
         let prepared = try await self.prepared.value(for: key) {
             try await withRequestSpan("image.prepare") { span in
                 span.attributes["backdrop.size"] = "\(size.width)x\(size.height)"
@@ -89,11 +94,22 @@ struct Renderer: Sendable {
                 let trace = requestTraceContext
                 do {
                     let prepared = try await queue.run(.prepare, pixels: size.pixelCount, client: client) {
-                        try PreparedImages.make(from: encoded, size: size, style: style, crop: crop, limits: limits, gate: gate, trace: trace)
+                        try PreparedImages.make(
+                            from: encoded,
+                            size: size,
+                            style: style,
+                            crop: crop,
+                            limits: limits,
+                            gate: gate,
+                            measured: known,
+                            trace: trace
+                        )
                     }
+                    if known == nil, let measured = prepared.measures { await measures.insert(measured, for: photo.id) }
                     if gate != nil { metrics.photoQuality(.pass) }
                     return prepared
                 } catch let rejected as PhotoRejected {
+                    if known == nil, let measured = rejected.measures { await measures.insert(measured, for: photo.id) }
                     metrics.photoQuality(rejected.verdict)
                     span.attributes["backdrop.quality"] = rejected.verdict.rawValue
                     throw rejected
