@@ -21,13 +21,7 @@ struct PhotoContentTests {
     @Test func aPortraitShowsPeople() throws {
         let photo = try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg"))
         let small = BoxShrink.apply(photo, factor: 2)
-        let gray = small.pixels.withUnsafeBufferPointer { pixels in
-            (0..<(small.width * small.height)).map { index in
-                let weighted: Int = 4899 * Int(pixels[3 * index]) + 9617 * Int(pixels[3 * index + 1]) + 1868 * Int(pixels[3 * index + 2])
-                return UInt8((weighted + 8192) >> 14)
-            }
-        }
-        let faces = FaceDetector(cascade: .frontalFace).faces(in: gray, width: small.width, height: small.height)
+        let faces = FaceDetector(cascade: .frontalFace).faces(in: PhotoContent.gray(small), width: small.width, height: small.height)
         #expect(faces.count == 1, "\(faces)")
         if let face = faces.first {
             #expect(abs(face.x - 86) <= 3 && abs(face.y - 31) <= 3 && abs(face.width - 52) <= 4, "\(face)")

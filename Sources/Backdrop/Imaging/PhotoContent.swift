@@ -24,19 +24,14 @@ package struct PhotoContent: Sendable, Equatable {
     /// The measures of `small`, a photo's reduced copy.
     package init(_ small: RGBImage) {
         let count = small.width * small.height
-        var gray = [UInt8](repeating: 0, count: count)
         var skin = 0
         small.pixels.withUnsafeBufferPointer { pixels in
             for index in 0..<count {
-                let (r, g, b) = (pixels[3 * index], pixels[3 * index + 1], pixels[3 * index + 2])
-                // Rec. 601 weights, as OpenCV's grey (the cascade was trained on it).
-                let weighted: Int = 4899 * Int(r) + 9617 * Int(g) + 1868 * Int(b)
-                gray[index] = UInt8((weighted + 8192) >> 14)
-                let (x, y, z) = SkinTone.xyz(r, g, b)
+                let (x, y, z) = SkinTone.xyz(pixels[3 * index], pixels[3 * index + 1], pixels[3 * index + 2])
                 if y > 5, SkinTone.likeness(x: x, y: y, z: z) >= SkinTone.threshold { skin += 1 }
             }
         }
-        let boxes = FaceDetector(cascade: .frontalFace).faces(in: gray, width: small.width, height: small.height)
+        let boxes = FaceDetector(cascade: .frontalFace).faces(in: Self.gray(small), width: small.width, height: small.height)
         let area = boxes.reduce(0) { total, box in
             let width = min(box.x + box.width, small.width) - max(box.x, 0)
             let height = min(box.y + box.height, small.height) - max(box.y, 0)
@@ -45,5 +40,15 @@ package struct PhotoContent: Sendable, Equatable {
         self.skin = Double(skin) / Double(max(1, count))
         self.faces = boxes.count
         self.faceShare = Double(area) / Double(max(1, count))
+    }
+
+    /// The luminance the cascade was trained on: Rec. 601 weights, rounded as OpenCV's grey conversion rounds them.
+    static func gray(_ image: RGBImage) -> [UInt8] {
+        image.pixels.withUnsafeBufferPointer { pixels in
+            (0..<(image.width * image.height)).map { index in
+                let weighted: Int = 4899 * Int(pixels[3 * index]) + 9617 * Int(pixels[3 * index + 1]) + 1868 * Int(pixels[3 * index + 2])
+                return UInt8((weighted + 8192) >> 14)
+            }
+        }
     }
 }
