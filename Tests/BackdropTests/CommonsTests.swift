@@ -71,11 +71,14 @@ struct CommonsTests {
         inside.categories = "Interiors of the Louvre"
         var narrow = File(pageid: 5)
         (narrow.width, narrow.height) = (1600, 1067)
-        let kept = try Self.parse([night, sunset, blue, inside, narrow])
-        #expect(kept.map(\.photo.shown) == [.night, .dusk, .twilight, nil, nil])
+        var exact = File(pageid: 6)
+        (exact.width, exact.height) = (1920, 1280)
+        let kept = try Self.parse([night, sunset, blue, inside, narrow, exact])
+        #expect(kept.map(\.photo.shown) == [.night, .dusk, .twilight, nil, nil, nil])
         #expect(kept[3].facts.setting == .indoors && kept[0].facts.setting == .outdoors, "views from…: outdoors")
         #expect(kept[0].facts.accuracy == 16 && kept[1].facts.accuracy == 11, "placed where the camera stood, else by the search")
         #expect(kept[4].photo.sizes.map(\.label) == ["960px", "1280px", "original"], "narrower than 1920: the original is the largest")
+        #expect(kept[5].photo.sizes.map(\.width) == [960, 1280, 1920], "exactly 1920 wide: the original, not the 1280 thumbnail")
         #expect(CommonsFile.exactTime("2024-06-21 23:40") == "2024-06-21 23:40:00" && CommonsFile.exactTime("2024-06") == nil)
     }
 

@@ -88,7 +88,7 @@ struct CommonsFile {
     }
 
     /// The standard widths below the original's (from the asked thumbnail's URL), and the original itself when it is
-    /// narrower than the widest standard one.
+    /// no wider than the widest standard one (a file exactly 1920 px wide is served whole, not from the 1280 one).
     static func sizes(original: String, thumb: String?, width: Int, height: Int) -> [PhotoSize] {
         var sizes = [PhotoSize]()
         if let thumb, Self.isWeb(thumb), thumb.contains("/\(Self.askedWidth)px-") {
@@ -97,7 +97,7 @@ struct CommonsFile {
                 sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: (height * standard + width / 2) / width))
             }
         }
-        if width < Self.standardWidths[Self.standardWidths.count - 1] || sizes.isEmpty {
+        if width <= Self.standardWidths[Self.standardWidths.count - 1] || sizes.isEmpty {
             sizes.append(PhotoSize(label: "original", url: original, width: width, height: height))
         }
         return sizes
