@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Backdrop/Imaging/Faces/FaceModel.swift from OpenCV's LBP frontal-face cascade as Debian's
+"""Writes Sources/Backdrop/Imaging/Analysis/Faces/FaceModel.swift from OpenCV's LBP frontal-face cascade as Debian's
 opencv-data ships it (/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml), or checks that the file is what it
 would write (--check: the Swift suite and `make test` run it, so the model compiled in is the package's).
 
@@ -7,14 +7,14 @@ The Swift file holds the cascade as plain numbers in one string, read once at st
   line 1: window width and height
   then per stage: `stage THRESHOLD COUNT`, then COUNT lines `FEATURE S0 .. S7 PASS FAIL`
   (the LBP code's 256-bit subset as eight 32-bit words, the leaf values when the code is in it and when not)
-  then `features COUNT` and COUNT lines `X Y W H`.
+  then `features COUNT` and COUNT blocks `X Y W H`, eight to a line.
 """
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 MODEL = Path("/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml")
-OUTPUT = Path(__file__).resolve().parent.parent / "Sources/Backdrop/Imaging/Faces/FaceModel.swift"
+OUTPUT = Path(__file__).resolve().parent.parent / "Sources/Backdrop/Imaging/Analysis/Faces/FaceModel.swift"
 
 
 def numbers(model: Path) -> str:
@@ -30,7 +30,8 @@ def numbers(model: Path) -> str:
             lines.append(" ".join(nodes[2:] + leaves))
     features = cascade.find("features")
     lines.append(f"features {len(features)}")
-    lines += [" ".join(f.findtext("rect").split()) for f in features]
+    rects = [" ".join(f.findtext("rect").split()) for f in features]
+    lines += ["  ".join(rects[i:i + 8]) for i in range(0, len(rects), 8)]
     return "\n".join(lines)
 
 

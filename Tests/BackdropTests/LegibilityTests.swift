@@ -15,7 +15,7 @@ struct LegibilityTests {
     /// WCAG 2 contrast of white or black text over a flat grey `value` under `scrim` (composited in 8-bit sRGB).
     static func contrast(_ value: Int, scrim: Double, light: Bool) -> Double {
         let composed = light ? (Double(value) * (1 - scrim)).rounded() : (Double(value) + Double(255 - value) * scrim).rounded()
-        let luminance = LuminanceSamples.linear[Int(composed)]
+        let luminance = SRGB.linear[Int(composed)]
         return light ? 1.05 / (luminance + 0.05) : (luminance + 0.05) / 0.05
     }
 

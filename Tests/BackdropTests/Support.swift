@@ -134,3 +134,16 @@ func renderJobs(_ state: String, in metrics: String) -> Int {
     let line = metrics.split(separator: "\n").first { $0.hasPrefix("backdrop_render_jobs{state=\"\(state)\"} ") }
     return line.flatMap { Double($0.split(separator: " ")[1]) }.map(Int.init) ?? 0
 }
+
+extension PhotoRanking {
+    /// The candidates' indices, best first, at most ``perOwner`` of one owner before every other owner's.
+    func rank(_ candidates: [RankingCandidate]) -> [Int] {
+        let (first, later, _) = self.ranked(candidates)
+        return first + later
+    }
+}
+
+extension MemoryLRU {
+    /// Callers waiting for a computation of `key` in progress.
+    func waiterCount(for key: Key) -> Int { self.waiting[key]?.count ?? 0 }
+}

@@ -17,6 +17,9 @@ enum BackdropHeaders {
     static let noSniff = "nosniff"
     /// W3C Trace Context's, read by ``TraceMiddleware``.
     static let traceparent = header("traceparent")
+    /// Who a trusted proxy says the client is (``ClientAddress``).
+    static let realIP = header("X-Real-IP")
+    static let forwardedFor = header("X-Forwarded-For")
 
     /// The attribution headers' names, for `Access-Control-Expose-Headers`.
     static let attributionNames = [source, photoID, cell, credit, title, author, license, licenseURL, photoURL].map(\.rawName)

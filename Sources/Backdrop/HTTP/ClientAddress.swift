@@ -145,6 +145,6 @@ package struct IPRange: Sendable, Equatable {
 }
 
 extension HTTPField.Name {
-    static let xRealIP = Self("X-Real-IP")!
-    static let xForwardedFor = Self("X-Forwarded-For")!
+    static let xRealIP = BackdropHeaders.realIP
+    static let xForwardedFor = BackdropHeaders.forwardedFor
 }

@@ -14,7 +14,8 @@ actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     private let maxEntries: Int
     private let cost: @Sendable (Value) -> Int
     private var entries = LRUIndex<Key, Entry>()
-    private var waiting = [Key: [OneShot<Value>]]()
+    /// Callers waiting for a computation in progress, by key.
+    private(set) var waiting = [Key: [OneShot<Value>]]()
     package private(set) var totalCost = 0
 
     /// At most `budget` in the units `cost` counts, and at most `maxEntries` entries.
@@ -25,9 +26,6 @@ actor MemoryLRU<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     package var count: Int { self.entries.count }
-
-    /// Callers waiting for a computation of `key` in progress.
-    func waiterCount(for key: Key) -> Int { self.waiting[key]?.count ?? 0 }
 
     package func cached(_ key: Key) -> Value? {
         self.entries.touch(key)?.value

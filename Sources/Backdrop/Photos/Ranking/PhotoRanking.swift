@@ -53,14 +53,8 @@ struct PhotoRanking: Sendable {
         return [pick] + (first + later).filter { $0 != pick }
     }
 
-    /// The candidates' indices, best first, at most ``perOwner`` of one owner before every other owner's.
-    func rank(_ candidates: [RankingCandidate]) -> [Int] {
-        let (first, later, _) = self.ranked(candidates)
-        return first + later
-    }
-
     /// The best of each owner (``perOwner`` at most), best first; then every owner's others; and every candidate's score.
-    private func ranked(_ candidates: [RankingCandidate]) -> (first: [Int], later: [Int], scores: [[Int]]) {
+    func ranked(_ candidates: [RankingCandidate]) -> (first: [Int], later: [Int], scores: [[Int]]) {
         let scores = candidates.map(self.score)
         let sorted = candidates.indices.sorted { a, b in
             if scores[a] != scores[b] { return scores[a].lexicographicallyPrecedes(scores[b]) == false }

@@ -47,11 +47,12 @@ struct FaceCascade: Sendable {
                 lines = lines.dropFirst(count)
                 stages.append(Stage(threshold: threshold, stumps: stumps))
             } else if line.first == "features", line.count == 2, let count = Int(line[1]) {
-                features = lines.prefix(count).compactMap { numbers in
-                    let values = numbers.compactMap { Int($0) }
-                    return values.count == 4 ? Block(x: values[0], y: values[1], width: values[2], height: values[3]) : nil
+                let values = lines.joined().compactMap { Int($0) }  // four numbers a block, eight blocks a line
+                lines = []
+                guard values.count == 4 * count else { break }
+                features = stride(from: 0, to: values.count, by: 4).map {
+                    Block(x: values[$0], y: values[$0 + 1], width: values[$0 + 2], height: values[$0 + 3])
                 }
-                lines = lines.dropFirst(count)
             }
         }
         let complete = stages.allSatisfy { $0.stumps.allSatisfy { $0.feature < features.count } }

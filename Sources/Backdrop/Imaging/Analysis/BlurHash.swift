@@ -9,7 +9,7 @@ enum BlurHash {
     static func encode(_ image: RGBImage, x componentsX: Int, y componentsY: Int) -> String {
         precondition((1...9).contains(componentsX) && (1...9).contains(componentsY), "BlurHash takes 1 to 9 components a side")
         let (w, h) = (image.width, image.height)
-        let linear = image.pixels.map { Self.linearTable[Int($0)] }
+        let linear = image.pixels.map { SRGB.linear[Int($0)] }
         var components = [(Double, Double, Double)]()
         for j in 0..<componentsY {
             let fy = (0..<h).map { cos(Double.pi * Double(j) * Double($0) / Double(h)) }
@@ -72,15 +72,8 @@ enum BlurHash {
         return String(digits.reversed())
     }
 
-    private static let linearTable: [Double] = (0...255).map {
-        let v = Double($0) / 255
-        return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-    }
-
     private static func sRGB(_ linear: Double) -> Int {
-        let v = max(0, min(1, linear))
-        let encoded = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
-        return Int(encoded * 255 + 0.5)
+        Int(SRGB.encoded(max(0, min(1, linear))) * 255 + 0.5)
     }
 
     private static func signedSquareRoot(_ value: Double) -> Double {

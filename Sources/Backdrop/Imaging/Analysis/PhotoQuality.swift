@@ -134,9 +134,11 @@ package struct PhotoQuality: Sendable, Equatable {
         var black = 0
         var white = 0
         var dark = 0
+        let weights = SRGB.luminance256
         small.pixels.withUnsafeBufferPointer { pixels in
             for index in 0..<(width * height) {
-                let value = (54 * Int32(pixels[3 * index]) + 183 * Int32(pixels[3 * index + 1]) + 19 * Int32(pixels[3 * index + 2]) + 128) >> 8
+                let (red, green, blue) = (Int32(pixels[3 * index]), Int32(pixels[3 * index + 1]), Int32(pixels[3 * index + 2]))
+                let value = (weights.red * red + weights.green * green + weights.blue * blue + 128) >> 8
                 luminance[index] = value
                 sum += Double(value)
                 squares += Double(value * value)

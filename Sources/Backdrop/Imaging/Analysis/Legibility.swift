@@ -83,8 +83,8 @@ enum Contrast {
             self.ratio(samples.luminance(atPercentile: percentile, scrim: hundredths, light: light), light: light) >= self.aim
         }
         if self.ratio(bare, light: light) >= self.aim { return 0 }
-        let grey = self.encoded(bare)
-        let wanted = self.encoded(light ? 1.05 / self.aim - 0.05 : 0.05 * self.aim - 0.05)
+        let grey = SRGB.encoded(bare)
+        let wanted = SRGB.encoded(light ? 1.05 / self.aim - 0.05 : 0.05 * self.aim - 0.05)
         let guess = light ? 1 - wanted / max(grey, 1e-9) : (wanted - grey) / max(1 - grey, 1e-9)
         var (low, high) = (0, 100)  // low fails, high reaches (a full scrim is pure black or white)
         var probe = min(99, max(1, Int((guess * 100).rounded(.up))))
@@ -119,10 +119,6 @@ enum Contrast {
         return Double(high) / 100
     }
 
-    /// Linear light back to sRGB's 0...1.
-    static func encoded(_ linear: Double) -> Double {
-        linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
-    }
 }
 
 /// 5,000 to 8,000 pixels of a region of an image, kept as 8-bit sRGB: one from each square of an even grid, at a place
@@ -173,13 +169,14 @@ struct LuminanceSamples {
         var composed = [Float](repeating: 0, count: 256)
         for value in 0..<256 {
             let scrimmed = light ? value * (100 - scrim) : value * (100 - scrim) + 255 * scrim
-            composed[value] = Float(Self.linear[(scrimmed + 50) / 100])
+            composed[value] = Float(SRGB.linear[(scrimmed + 50) / 100])
         }
         var counts = [Int32](repeating: 0, count: Self.bins + 1)
         composed.withUnsafeBufferPointer { lut in
+            let (wr, wg, wb) = (Float(SRGB.luminance.red), Float(SRGB.luminance.green), Float(SRGB.luminance.blue))
             counts.withUnsafeMutableBufferPointer { counts in
                 for i in self.red.indices {
-                    let value = 0.2126 * lut[Int(self.red[i])] + 0.7152 * lut[Int(self.green[i])] + 0.0722 * lut[Int(self.blue[i])]
+                    let value = wr * lut[Int(self.red[i])] + wg * lut[Int(self.green[i])] + wb * lut[Int(self.blue[i])]
                     counts[Int(value * Float(Self.bins))] &+= 1
                 }
             }
@@ -198,9 +195,4 @@ struct LuminanceSamples {
         return 1
     }
 
-    /// sRGB to linear light, for each 8-bit value (the WCAG 2 formula).
-    static let linear: [Double] = (0..<256).map { value in
-        let v = Double(value) / 255
-        return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-    }
 }

@@ -8,11 +8,6 @@ struct BackgroundInfo: Encodable {
     }
 
     /// A point of the render, as fractions of its width and height from the top-left corner.
-    struct Point: Encodable {
-        let x: Double
-        let y: Double
-    }
-
     struct Window: Encodable {
         let expires: String
         let secondsLeft: Int
@@ -92,7 +87,7 @@ struct BackgroundInfo: Encodable {
     /// How the photo was cropped (`attention` or `centre`), and where its interest lies in the render: a client that
     /// crops the image again (`object-fit: cover`) keeps it in view with `object-position` at these fractions.
     let crop: String
-    let focus: Point
+    let focus: Focus
     /// What text reads over the top, the bottom and the whole of the sharp and the blurred layer (``Legibility``).
     let legibility: Legibility
     let modified: String
@@ -118,7 +113,7 @@ struct BackgroundInfo: Encodable {
         self.variants = photo.variants
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
         self.crop = crop.rawValue
-        self.focus = Point(x: (preview.focus.x * 1000).rounded() / 1000, y: (preview.focus.y * 1000).rounded() / 1000)
+        self.focus = Focus(x: (preview.focus.x * 1000).rounded() / 1000, y: (preview.focus.y * 1000).rounded() / 1000)
         self.legibility = preview.legibility
         self.modified = Self.modifiedNote
         self.images = images

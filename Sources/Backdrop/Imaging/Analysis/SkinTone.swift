@@ -16,11 +16,6 @@ enum SkinTone {
 
     /// X, Y, Z (0 to 100) of an 8-bit sRGB colour.
     static func xyz(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> (x: Double, y: Double, z: Double) {
-        let (r, g, b) = (Attention.linear[Int(red)], Attention.linear[Int(green)], Attention.linear[Int(blue)])
-        return (
-            100 * (0.4124 * r + 0.3576 * g + 0.18056 * b),
-            100 * (0.2126 * r + 0.7152 * g + 0.07220 * b),
-            100 * (0.0193 * r + 0.1192 * g + 0.9505 * b)
-        )
+        SRGB.xyz(SRGB.linear[Int(red)], SRGB.linear[Int(green)], SRGB.linear[Int(blue)])
     }
 }

@@ -71,13 +71,14 @@ private struct ReducedImage {
         let tintAlpha = Float(style.tint?.alpha ?? 0)
         let tintValue = Float((style.tint?.white ?? 0) * 255) * tintAlpha
         if s == 1 && style.tint == nil { return }
+        let (wr, wg, wb) = (Float(SRGB.luminance.red), Float(SRGB.luminance.green), Float(SRGB.luminance.blue))
         self.values.withUnsafeMutableBufferPointer { v in
             var i = 0
             while i < v.count {
                 let r = v[i]
                 let g = v[i + 1]
                 let b = v[i + 2]
-                let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                let luma = wr * r + wg * g + wb * b
                 let base = luma * (1 - s)
                 v[i] = tintValue + (1 - tintAlpha) * min(max(base + s * r, 0), 255)
                 v[i + 1] = tintValue + (1 - tintAlpha) * min(max(base + s * g, 0), 255)

@@ -18,10 +18,8 @@ package struct Attention: Sendable {
         var z = x
         for cell in 0..<(n * n) {
             // libvips reduces the 8-bit photo to an 8-bit grid, then converts to XYZ (0 to 100).
-            let (r, g, b) = (Self.linear[Int(means[3 * cell])], Self.linear[Int(means[3 * cell + 1])], Self.linear[Int(means[3 * cell + 2])])
-            x[cell] = 100 * (0.4124 * r + 0.3576 * g + 0.18056 * b)
-            y[cell] = 100 * (0.2126 * r + 0.7152 * g + 0.07220 * b)
-            z[cell] = 100 * (0.0193 * r + 0.1192 * g + 0.9505 * b)
+            let (r, g, b) = (SRGB.linear[Int(means[3 * cell])], SRGB.linear[Int(means[3 * cell + 1])], SRGB.linear[Int(means[3 * cell + 2])])
+            (x[cell], y[cell], z[cell]) = SRGB.xyz(r, g, b)
         }
         var scores = [Double](repeating: 0, count: n * n)
         for row in 0..<n {
@@ -166,19 +164,13 @@ package struct Attention: Sendable {
         return pass(pass(values, horizontal: true), horizontal: false)
     }
 
-    /// sRGB to linear light for each 8-bit value.
-    static let linear: [Double] = (0..<256).map { value in
-        let v = Double(value) / 255
-        return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
-    }
-
     static func labF(_ t: Double) -> Double {
         t > 0.008856 ? cbrt(t) : 7.787 * t + 16.0 / 116.0
     }
 }
 
 /// A point in an image, as fractions of its width and height from the top-left corner.
-package struct Focus: Sendable, Hashable {
+package struct Focus: Sendable, Hashable, Encodable {
     package let x: Double
     package let y: Double
 
