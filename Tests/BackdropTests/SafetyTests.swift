@@ -102,6 +102,50 @@ struct SafetyTests {
         }
     }
 
+    /// Found while Commons is paused (a 429 for another cell), the portrait is ranked again from the results at hand:
+    /// a landscape of Commons is served, not stock.
+    @Test func aPortraitFoundWhileTheSourceIsPausedIsRankedAgainWithoutACall() async throws {
+        try await StandInCommons.run({ commons in
+            var portrait = File(pageid: 1)
+            (portrait.image, portrait.assessments) = ("astronaut.jpg", "featured")
+            var landscape = File(pageid: 2)
+            landscape.user = "Someone Else"
+            return [.json(commons.searchJSON([portrait, landscape])), .status(429, [("Retry-After", "600")])]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let (_, second) = try await CommonsTests.json(client, "\(Self.paris)&variant=1")
+                #expect(second["photoId"] as? String == "commons-2", "the landscape, while the portrait is untried")
+                let (_, elsewhere) = try await CommonsTests.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                #expect(elsewhere["source"] as? String == "stock", "Madrid's search meets the 429: Commons is paused")
+                let (_, first) = try await CommonsTests.json(client, Self.paris)
+                #expect(first["photoId"] as? String == "commons-2" && first["faces"] as? Int == 0, "\(first)")
+                #expect(commons.searches.count == 2, "no call while paused")
+            }
+        }
+    }
+
+    /// Every candidate a portrait: each is found once and ranked again, then the first is served (photos of people
+    /// near the place before stock), and the request ends.
+    @Test func whenEveryCandidateShowsPeopleTheFirstIsServed() async throws {
+        try await StandInCommons.run({ commons in
+            let files = (1...3).map { pageid in
+                var portrait = File(pageid: pageid)
+                (portrait.image, portrait.user) = ("astronaut.jpg", "Uploader \(pageid)")
+                return portrait
+            }
+            return [.json(commons.searchJSON(files))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+                #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
+                let (_, again) = try await CommonsTests.json(client, Self.paris)
+                #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
+            }
+        }
+    }
+
     @Test func theWindowsRotationNeverRotatesABetterPhotoOut() {
         let cell = Geohash("u09tq")!
         func candidate(_ id: Int, assessment: Int?) -> CandidatePhoto {

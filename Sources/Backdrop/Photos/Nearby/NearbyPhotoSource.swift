@@ -97,10 +97,21 @@ struct NearbyPhotoSource: Sendable {
     }
 
     /// Records that `photo`'s pixels show people though it was ranked as free of them: the cell's choice is ranked
-    /// again, `photo` below the photos of the same sky without people (``PhotoRanking``), from this window on.
+    /// again, `photo` below the photos of the same sky without people (``PhotoRanking``), from this window on. The
+    /// results at hand are ranked again at once, so that no call to the source is needed (it may be paused); without
+    /// them (a restored photo) the next request looks the cell up.
     func markPeople(_ photo: SourcePhoto, cell: Geohash, window: TimeWindow) async {
         await self.state.notePeople(photoID: photo.id)
-        await self.choices.remove(CellWindow(cell: cell.value, window: window.index))
+        let key = CellWindow(cell: cell.value, window: window.index)
+        guard let results = await self.results.cached(self.resultsKey(cell, window: window)) else {
+            await self.choices.remove(key)
+            return
+        }
+        let choice = await self.rank(results, cell: cell, window: window)
+        await self.choices.insert(choice, for: key)
+        if let chosen = choice.photo(variant: 0, excluding: await self.state.unusable(key)) {
+            await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
+        }
     }
 
     /// What to show when a request's deadline passed: this source's stored photo for the cell if its bytes are at hand
