@@ -13,9 +13,7 @@ extension NearbyPhotoSource {
         do {
             let choice = try await self.choices.value(for: key) {
                 let choice = await self.rank(try await self.results(cell, window: window, client: client), cell: cell, window: window)
-                if let chosen = choice.photo(variant: 0, excluding: await self.state.unusable(key)) {
-                    await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
-                }
+                await self.store(choice, cell: cell, window: window)
                 return choice
             }
             if await self.state.noteSuccess(for: key) { logger.notice("\(name) accepts the API key again") }

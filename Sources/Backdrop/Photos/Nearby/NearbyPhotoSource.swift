@@ -89,11 +89,15 @@ struct NearbyPhotoSource: Sendable {
     func markUnusable(_ photo: SourcePhoto, cell: Geohash, window: TimeWindow) async {
         let key = CellWindow(cell: cell.value, window: window.index)
         await self.state.markUnusable(key, photoID: photo.id)
-        if let choice = await self.choices.cached(key), !choice.restored,
-            let next = choice.photo(variant: 0, excluding: await self.state.unusable(key))
-        {
-            await self.context.store?.storePhoto(next, cell: self.storeName(cell), window: window.index)
-        }
+        if let choice = await self.choices.cached(key), !choice.restored { await self.store(choice, cell: cell, window: window) }
+    }
+
+    /// Keeps `choice`'s first usable photo as the cell's photo for `window` in the photo store, so that a restart or a
+    /// failing source finds it.
+    func store(_ choice: CellChoice, cell: Geohash, window: TimeWindow) async {
+        let unusable = await self.state.unusable(CellWindow(cell: cell.value, window: window.index))
+        guard let chosen = choice.photo(variant: 0, excluding: unusable) else { return }
+        await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
     }
 
     /// Records that `photo`'s pixels show people though it was ranked as free of them: the cell's choice is ranked
@@ -109,9 +113,7 @@ struct NearbyPhotoSource: Sendable {
         }
         let choice = await self.rank(results, cell: cell, window: window)
         await self.choices.insert(choice, for: key)
-        if let chosen = choice.photo(variant: 0, excluding: await self.state.unusable(key)) {
-            await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
-        }
+        await self.store(choice, cell: cell, window: window)
     }
 
     /// What to show when a request's deadline passed: this source's stored photo for the cell if its bytes are at hand
