@@ -54,8 +54,8 @@ struct CacheTests {
 
     /// Where the cache keeps the entry for `key`.
     static func file(_ folder: URL, _ key: String, kind: CacheEntry.Kind = .render) -> URL {
-        let name = DiskCache.fileName(for: key, kind: kind)
-        return folder.appendingPathComponent(DiskCache.subfolder(of: name)).appendingPathComponent(name)
+        let name = CacheLayout.fileName(for: key, kind: kind)
+        return folder.appendingPathComponent(CacheLayout.subfolder(of: name)).appendingPathComponent(name)
     }
 
     /// The disk space the files under `folder` take (allocated blocks, as `du` counts them).

@@ -198,7 +198,7 @@ struct ClusterTests {
         // No connection (the database is unreachable, or not yet reached): the replica works alone on
         // callsPerHour / expectedReplicas, so that replicas cut off together stay within the key's budget.
         var cluster = Settings.Cluster()
-        cluster.postgresURL = "postgres://u:p@127.0.0.1:1/db"
+        cluster.postgres = try PostgresURL("postgres://u:p@127.0.0.1:1/db")
         cluster.expectedReplicas = 4
         let replicas = try Replicas(
             cluster,

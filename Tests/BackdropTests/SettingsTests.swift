@@ -224,11 +224,11 @@ struct SettingsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("config.json")
         try Data(#"{"cluster": {"postgresURL": "postgres://file:pw@db.example:5433/backdrop"}}"#.utf8).write(to: file)
-        #expect(try Settings.load(file: file.path, environment: [:]).cluster.postgresURL == "postgres://file:pw@db.example:5433/backdrop")
+        #expect(try Settings.load(file: file.path, environment: [:]).cluster.postgres == PostgresURL("postgres://file:pw@db.example:5433/backdrop"))
         let environment = ["BACKDROP_POSTGRES_URL": "postgresql://env:pw@db.example/backdrop"]
-        #expect(try Settings.load(file: file.path, environment: environment).cluster.postgresURL == "postgresql://env:pw@db.example/backdrop")
+        #expect(try Settings.load(file: file.path, environment: environment).cluster.postgres == PostgresURL("postgresql://env:pw@db.example/backdrop"))
         let fromFlag = try Settings.load(file: file.path, environment: environment, overrides: .init(postgresURL: ""))
-        #expect(fromFlag.cluster.postgresURL.isEmpty, "an empty flag turns sharing off")
+        #expect(fromFlag.cluster.postgres == nil, "an empty flag turns sharing off")
 
         for bad in [
             "postgres://user:SECRET@/backdrop", "postgres://user:SECRET@host/", "postgres://user:SECRET@host/db?sslmode=maybe",

@@ -12,11 +12,11 @@ import FoundationNetworking
 /// waits for the cancelled task to end.
 struct Deadline: Sendable {
     let seconds: TimeInterval
-    /// Counts this deadline's timers armed and not yet cancelled, when given: back to where it was once every call
-    /// has ended. Each caller that watches passes its own, so that no other call's timer is counted.
-    let armed: Counter?
+    /// Told +1 when this deadline's timer is armed and -1 when it is cancelled, when given: the sum is back to zero
+    /// once every call has ended. Each caller that watches passes its own, so that no other call's timer is counted.
+    let armed: (@Sendable (Int) -> Void)?
 
-    init(seconds: TimeInterval, armed: Counter? = nil) {
+    init(seconds: TimeInterval, armed: (@Sendable (Int) -> Void)? = nil) {
         self.seconds = seconds
         self.armed = armed
     }
@@ -41,8 +41,8 @@ struct Deadline: Sendable {
                 let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
                 timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
                 timer.setEventHandler { outcome.finish(.failure(.timedOut(seconds: seconds)), cancelsWork: true) }
-                timer.setCancelHandler { armed?.add(-1) }
-                armed?.add(1)
+                timer.setCancelHandler { armed?(-1) }
+                armed?(1)
                 let held = ArmedTimer(timer: timer)
                 outcome.onFinish { held.timer.cancel() }
                 timer.resume()
@@ -119,22 +119,4 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
 /// A dispatch timer, whose `cancel()` may be called from any thread (Dispatch does not mark it `Sendable` on Linux).
 private struct ArmedTimer: @unchecked Sendable {
     let timer: any DispatchSourceTimer
-}
-
-/// A count shared across threads.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func add(_ amount: Int) {
-        self.lock.lock()
-        self.count += amount
-        self.lock.unlock()
-    }
-
-    var value: Int {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return self.count
-    }
 }

@@ -31,7 +31,7 @@ final class InstantProtocol: URLProtocol, @unchecked Sendable {
         let armed = Counter()  // this test's timers only: other suites' calls run meanwhile
         for n in 0..<100 {
             let request = URLRequest(url: try #require(URL(string: "http://backdrop.invalid/health?\(n)")))
-            let (body, _) = try await Deadline(seconds: 10, armed: armed).exchange(request, session: session)
+            let (body, _) = try await Deadline(seconds: 10, armed: armed.add).exchange(request, session: session)
             #expect(body == Data("ok".utf8))
         }
         // A timer's cancellation is handled on its queue: wait for it, at most 5 s (a timer left armed would stay 10 s).
@@ -57,4 +57,22 @@ final class SilentProtocol: URLProtocol, @unchecked Sendable {
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
     override func startLoading() {}
     override func stopLoading() {}
+}
+
+/// A count shared across threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    @Sendable func add(_ amount: Int) {
+        self.lock.lock()
+        self.count += amount
+        self.lock.unlock()
+    }
+
+    var value: Int {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        return self.count
+    }
 }

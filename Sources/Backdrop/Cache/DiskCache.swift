@@ -5,9 +5,8 @@ import Logging
 /// eviction (in constant time, ``LRUIndex``), all state owned here. Each entry is charged what it takes on disk (its
 /// allocated blocks, one at least), not its length, so that many small files cannot take more disk than the budget.
 ///
-/// Files are named by a hash of their key (no request string reaches a path), spread over 256 subfolders by the hash's
-/// first two hex digits (no folder grows to a million names), and written to a temporary file then
-/// renamed, so a reader never sees a partial file; each file carries its key and a CRC-32, and one that does not check
+/// Files are named by a hash of their key and spread over 256 subfolders (``CacheLayout``), and written to a temporary
+/// file then renamed, so a reader never sees a partial file; each file carries its key and a CRC-32, and one that does not check
 /// out is deleted rather than served. When the disk fails (full, read-only, folder gone) the cache logs a warning at
 /// most once a minute, counts the error and lets the service run uncached until writes work again.
 ///
@@ -31,8 +30,7 @@ actor DiskCache {
     let metrics: BackdropMetrics
     /// Its executor; a service of the application, stopping after the cache's other parts.
     nonisolated let thread: DiskIOThread
-    /// Render files read or written stay open for `sendfile` within this budget; nil keeps none open.
-    let openFiles: OpenFileBudget?
+    let layout: CacheLayout
     private var index = LRUIndex<String, IndexEntry>()
     private var bytesByKind = [CacheEntry.Kind: Int]()
     /// Subfolders known to exist (made on first use, forgotten when a write fails).
@@ -40,13 +38,8 @@ actor DiskCache {
     private var failing = false
     /// Whether ``rebuildIndex()`` has run: until then an entry missing from the index may still be on disk.
     private(set) var indexRebuilt = false
-    /// The files handed out open for sending, by file name, held weakly: revoked when their entry leaves the index, so
-    /// that the budget bounds the disk (a removed file's blocks are freed once no send is under way).
-    private var handedOut = [String: [WeakFile]]()
-
-    private struct WeakFile {
-        weak var file: CachedFile?
-    }
+    /// Render files read or written, held open for `sendfile` within the open-file budget.
+    private var handedOut: HandedOutFiles
     private var lastWarning: Date?
 
     package nonisolated var unownedExecutor: UnownedSerialExecutor { self.thread.loop.executor.asUnownedSerialExecutor() }
@@ -67,7 +60,8 @@ actor DiskCache {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
-        self.openFiles = openFiles
+        self.layout = CacheLayout(folder: folder)
+        self.handedOut = HandedOutFiles(budget: openFiles)
         self.thread = thread
     }
 
@@ -90,7 +84,7 @@ actor DiskCache {
         let indexed = Set(self.index.entries.map(\.value.file))
         var found = [(String, CacheEntry.Header, Int)]()
         for top in (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? [] {
-            guard Self.isSubfolder(top) else {
+            guard CacheLayout.isSubfolder(top) else {
                 // Temporary files of an interrupted write, and entries of the flat layout before subfolders.
                 if top.hasPrefix(".tmp-") || top.hasSuffix(".bdc") { CacheFileIO.remove(self.folder.appendingPathComponent(top).path) }
                 continue
@@ -100,9 +94,9 @@ actor DiskCache {
             where !indexed.contains(name) {
                 let path = self.folder.appendingPathComponent(top).appendingPathComponent(name).path
                 if name.hasPrefix(".tmp-") { CacheFileIO.remove(path) }
-                guard name.hasSuffix(".bdc"), Self.subfolder(of: name) == top else { continue }
+                guard name.hasSuffix(".bdc"), CacheLayout.subfolder(of: name) == top else { continue }
                 guard let prefix = CacheFileIO.readPrefix(path, count: CacheEntry.headerSize + 1024), let header = CacheEntry.header(prefix),
-                    Self.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
+                    CacheLayout.fileName(for: header.key, kind: header.kind) == name, CacheFileIO.size(path) == header.fileSize,
                     let allocated = CacheFileIO.allocated(path)
                 else {
                     CacheFileIO.remove(path)
@@ -161,17 +155,17 @@ actor DiskCache {
     /// the written file held open for sending the payload (when the open-file budget allows).
     @discardableResult
     func write(_ entry: CacheEntry, keepOpen: Bool = false) -> CachedFile? {
-        let name = Self.fileName(for: entry.key, kind: entry.kind)
+        let name = CacheLayout.fileName(for: entry.key, kind: entry.kind)
         let prefix = entry.prefix()
         let size = prefix.count + entry.payload.readableBytes
         guard size <= self.budget else { return nil }
-        let subfolder = Self.subfolder(of: name)
+        let subfolder = CacheLayout.subfolder(of: name)
         if !self.subfolders.contains(subfolder) { self.makeSubfolder(subfolder) }
         var written = CacheFileIO.writeAtomically(prefix, entry.payload, to: self.path(name))
         if case .failure = written {
             // The folder may have vanished, or the disk filled: release every file held open (their blocks may be all
             // that fills it, if the folder was removed), recreate the folder and try once more.
-            self.revokeAll()
+            self.handedOut.revokeAll()
             self.subfolders = []
             if self.makeSubfolder(subfolder) { written = CacheFileIO.writeAtomically(prefix, entry.payload, to: self.path(name)) }
         }
@@ -220,30 +214,13 @@ actor DiskCache {
 
     /// Hands `descriptor` to a ``CachedFile`` when asked to and the budget allows, else closes it.
     private func keep(_ descriptor: CInt, entry: CacheEntry, if wanted: Bool) -> CachedFile? {
-        guard wanted, let openFiles = self.openFiles else {
-            CacheFileIO.close(descriptor)
-            return nil
-        }
-        guard let file = CachedFile.adopt(descriptor, payload: entry.payloadRange, budget: openFiles) else { return nil }
-        let name = Self.fileName(for: entry.key, kind: entry.kind)
-        self.handedOut[name, default: []].removeAll { $0.file == nil }
-        self.handedOut[name, default: []].append(WeakFile(file: file))
-        return file
-    }
-
-    /// Closes the files handed out for `name`: its entry has left the index.
-    private func revoke(_ name: String) {
-        for held in self.handedOut.removeValue(forKey: name) ?? [] { held.file?.revoke() }
-    }
-
-    private func revokeAll() {
-        for name in Array(self.handedOut.keys) { self.revoke(name) }
+        self.handedOut.keep(descriptor, name: CacheLayout.fileName(for: entry.key, kind: entry.kind), entry: entry, if: wanted)
     }
 
     /// Before the index is rebuilt: the entry for `key` if its file is there and checks out, indexed from now on.
     private func adoptUnindexed(_ key: String, keepOpen: Bool) -> (entry: CacheEntry, file: CachedFile?)? {
         guard let kind = CacheEntry.Kind.allCases.first(where: { key.hasPrefix("\($0.label)/") }) else { return nil }
-        let name = Self.fileName(for: key, kind: kind)
+        let name = CacheLayout.fileName(for: key, kind: kind)
         guard let (bytes, descriptor) = CacheFileIO.readAll(self.path(name)) else { return nil }
         guard let entry = CacheEntry.decode(bytes), entry.key == key, entry.kind == kind else {
             CacheFileIO.close(descriptor)
@@ -256,28 +233,15 @@ actor DiskCache {
         return (entry, self.keep(descriptor, entry: entry, if: keepOpen))
     }
 
-    private func path(_ name: String) -> String {
-        self.folder.appendingPathComponent(Self.subfolder(of: name)).appendingPathComponent(name).path
-    }
-
-    /// The subfolder a file lives in: the first two hex digits of its key's hash.
-    static func subfolder(of name: String) -> String {
-        let hash = name.split(separator: "-").last.map { $0.prefix { $0 != "." } } ?? ""
-        let digits = String(repeating: "0", count: max(0, 16 - hash.count)) + hash
-        return String(digits.prefix(2))
-    }
+    private func path(_ name: String) -> String { self.layout.path(name) }
 
     /// Creates `subfolder` (and the cache folder, if it has gone) and remembers it; false when it cannot be made.
     @discardableResult
     private func makeSubfolder(_ subfolder: String) -> Bool {
-        guard (try? FileManager.default.createDirectory(at: self.folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)) != nil
+        guard (try? FileManager.default.createDirectory(at: self.layout.url(of: subfolder), withIntermediateDirectories: true)) != nil
         else { return false }
         self.subfolders.insert(subfolder)
         return true
-    }
-
-    private static func isSubfolder(_ name: String) -> Bool {
-        name.count == 2 && name.allSatisfy(\.isHexDigit) && name == name.lowercased()
     }
 
     private func add(_ key: String, _ item: IndexEntry, asOldest: Bool = false) {
@@ -288,7 +252,7 @@ actor DiskCache {
     private func drop(_ key: String) {
         guard let old = self.index.remove(key) else { return }
         self.bytesByKind[old.kind, default: 0] -= old.size
-        self.revoke(old.file)
+        self.handedOut.revoke(old.file)
     }
 
     private func evict() {
@@ -311,9 +275,5 @@ actor DiskCache {
             self.lastWarning = now
             self.logger.warning("disk cache unavailable, serving uncached", metadata: ["error": "\(message.prefix(200))"])
         }
-    }
-
-    static func fileName(for key: String, kind: CacheEntry.Kind) -> String {
-        "\(kind.label)-\(String(StableHash.of(key), radix: 16)).bdc"
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOSSL
 import PostgresNIO
 import Synchronization
 
@@ -19,7 +18,7 @@ final class ClusterDatabase: Sendable {
     let url: PostgresURL
     let timeout: Duration
     private let configuration: PostgresClient.Configuration
-    private let logger: Logger
+    let logger: Logger
     private let metrics: BackdropMetrics
     private let state: Mutex<State>
 
@@ -53,7 +52,7 @@ final class ClusterDatabase: Sendable {
             username: url.username,
             password: url.password,
             database: url.database,
-            tls: Self.tls(url.tls)
+            tls: url.tls.poolTLS
         )
         configuration.options.connectTimeout = timeout
         configuration.options.maximumConnections = 8
@@ -63,43 +62,6 @@ final class ClusterDatabase: Sendable {
     }
 
     var isUp: Bool { self.state.withLock { $0.up } }
-
-    /// At start, before the server takes requests: one connection of its own migrates the schema. Throws a
-    /// ``ConfigError`` naming `cluster.postgresURL` when the database refuses this replica for good (login, database, a
-    /// newer schema); a database that cannot be reached yet is not an error: the replica starts alone and ``run()``
-    /// keeps trying.
-    func start() async throws {
-        let (url, logger, timeout) = (self.url, self.logger, self.timeout)
-        do {
-            var configuration = PostgresConnection.Configuration(
-                host: url.host,
-                port: url.port,
-                username: url.username,
-                password: url.password,
-                database: url.database,
-                tls: try Self.connectionTLS(url.tls)
-            )
-            configuration.options.connectTimeout = TimeAmount(timeout)
-            let settings = configuration
-            try await withDeadline(timeout * 5) {
-                let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: Self.quiet(logger))
-                do {
-                    _ = try await Self.closingOnCancel(connection) {
-                        try await $0.query(PostgresQuery(unsafeSQL: ClusterSchema.migration), logger: logger)
-                    }
-                    try await connection.close()
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-            }
-            self.markUp(announce: false)
-            logger.notice("sharing the budgets and searches through PostgreSQL", metadata: ["database": "\(url)"])
-        } catch {
-            if let refusal = Self.refusal(error, url: url) { throw refusal }
-            self.markDown(error)
-        }
-    }
 
     /// Runs the pool, and beside it the upkeep until cancelled: while the database is up, `chore` every minute (the
     /// clean-up of expired rows); while it is down, a new pool in place of the last one, then after a pause growing from
@@ -193,7 +155,7 @@ final class ClusterDatabase: Sendable {
     }
 
     /// Runs `body` on `connection`, closing the connection if the task is cancelled meanwhile, so that the query ends.
-    private static func closingOnCancel<T: Sendable>(
+    static func closingOnCancel<T: Sendable>(
         _ connection: PostgresConnection,
         _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -205,7 +167,7 @@ final class ClusterDatabase: Sendable {
         }
     }
 
-    private func markUp(announce: Bool) {
+    func markUp(announce: Bool) {
         let wasLogged = self.state.withLock { state in
             state.up = true
             defer { state.outageLogged = false }
@@ -217,7 +179,7 @@ final class ClusterDatabase: Sendable {
         }
     }
 
-    private func markDown(_ error: any Error) {
+    func markDown(_ error: any Error) {
         let signal = self.state.withLock { state in
             state.up = false
             defer { state.downSignal = nil }
@@ -270,35 +232,10 @@ final class ClusterDatabase: Sendable {
     /// PostgresNIO's own logger: each failed connection attempt is an `info` line there, repeated at every retry;
     /// Backdrop logs an outage and its end once itself, so only PostgresNIO's warnings and errors go through unless the
     /// log level is `debug` or finer.
-    private static func quiet(_ logger: Logger) -> Logger {
+    static func quiet(_ logger: Logger) -> Logger {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, logger.logLevel <= .debug ? logger.logLevel : .warning)
         return quiet
-    }
-
-    /// What `sslmode` asks of TLS, as libpq reads it: nil for none; `prefer` and `require` without verifying the
-    /// server's certificate, `verify-full` verifying it.
-    private static func tlsConfiguration(_ mode: PostgresURL.TLSMode) -> TLSConfiguration? {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        switch mode {
-        case .disable: return nil
-        case .prefer, .require: configuration.certificateVerification = .none
-        case .verifyFull: break
-        }
-        return configuration
-    }
-
-    /// The pool's TLS for `mode`.
-    private static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {
-        guard let configuration = self.tlsConfiguration(mode) else { return .disable }
-        return mode == .prefer ? .prefer(configuration) : .require(configuration)
-    }
-
-    /// The start-up connection's TLS for `mode`: the same configuration, as a context.
-    private static func connectionTLS(_ mode: PostgresURL.TLSMode) throws -> PostgresConnection.Configuration.TLS {
-        guard let configuration = self.tlsConfiguration(mode) else { return .disable }
-        let context = try NIOSSLContext(configuration: configuration)
-        return mode == .prefer ? .prefer(context) : .require(context)
     }
 
     /// Whether `error` says the connection itself is gone (rather than one query failing), or none could be had (the
@@ -307,32 +244,6 @@ final class ClusterDatabase: Sendable {
         if error is DeadlinePassed || error is CancellationError { return false }
         guard let error = error as? PSQLError else { return true }
         return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
-    }
-
-    /// The refusals that stop a replica at start: a database that will never take it as configured.
-    static func refusal(_ error: any Error, url: PostgresURL) -> ConfigError? {
-        guard let error = error as? PSQLError else { return nil }
-        let key = "cluster.postgresURL"
-        switch error.serverInfo?[.sqlState] {
-        case "28P01", "28000":
-            return ConfigError(key: key, "PostgreSQL refused the login of user \"\(url.username)\" (wrong user or password) at \(url)")
-        case "3D000":
-            return ConfigError(key: key, "PostgreSQL has no database \"\(url.database)\" at \(url)")
-        case ClusterSchema.newerSchemaState:
-            return ConfigError(key: key, "\(error.serverInfo?[.message] ?? "the schema is newer than this Backdrop's") at \(url)")
-        default:
-            break
-        }
-        switch error.code {
-        case .server:
-            return ConfigError(key: key, "PostgreSQL refused: \(error.serverInfo?[.message] ?? "an error") at \(url)")
-        case .sslUnsupported:
-            return ConfigError(key: key, "the server does not offer TLS, which sslmode=\(url.tls.rawValue) requires, at \(url)")
-        case .authMechanismRequiresPassword, .unsupportedAuthMechanism, .saslError:
-            return ConfigError(key: key, "PostgreSQL asks for a login this URL cannot give (a password?) at \(url)")
-        default:
-            return nil
-        }
     }
 
     /// A short account of `error` without anything from the URL (PostgresNIO's own descriptions are generic).

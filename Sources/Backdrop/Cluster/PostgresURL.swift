@@ -21,6 +21,8 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     package let password: String?
     package let database: String
     let tls: TLSMode
+    /// The URL as given, its password masked (``mask(_:)``): how settings print it.
+    package let masked: String
 
     package init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
@@ -53,6 +55,7 @@ package struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database.removingPercentEncoding ?? database
         self.tls = tls
+        self.masked = Self.mask(text)
     }
 
     package var description: String {

@@ -19,7 +19,7 @@ struct Replicas: Sendable {
 
     /// The replicas `cluster` describes; its URL was checked when the settings were read.
     init(_ cluster: Settings.Cluster, windowSeconds: Int, clock: any WallClock, logger: Logger, metrics: BackdropMetrics) throws {
-        self.database = try Settings.postgresURL(cluster.postgresURL).map {
+        self.database = try cluster.postgres.map {
             try ClusterDatabase(url: $0, timeout: cluster.timeout, logger: logger, metrics: metrics)
         }
         self.settings = cluster

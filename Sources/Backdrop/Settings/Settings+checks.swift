@@ -29,16 +29,6 @@ extension Settings {
         }
     }
 
-    /// `cluster.postgresURL` as the URL replicas share; nil when empty (working alone).
-    static func postgresURL(_ text: String) throws -> PostgresURL? {
-        guard !text.isEmpty else { return nil }
-        do {
-            return try PostgresURL(text)
-        } catch let error as PostgresURL.Invalid {
-            throw ConfigError(key: "cluster.postgresURL", error.description)
-        }
-    }
-
     /// Backdrop signs nothing: Flickr's search is a public call, for which the key alone is needed.
     static func noSecret(_ name: String) -> String {
         "\(name) is not used and can be removed: Backdrop makes only unsigned public Flickr calls, which need the API key alone"
