@@ -127,10 +127,10 @@ struct ClusterTests {
         let coordinator = ScriptedCoordinator(claim: .found(Self.shared(results)))
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
-        let photo = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0)
-        #expect(photo.id == theirs.candidates[0].id && photo.origin == .flickr)
+        let photo = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
+        #expect(photo.id == theirs.candidates(for: .portrait)[0].id && photo.origin == .flickr)
         #expect(searcher.count.withLock { $0 } == 0)
-        _ = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0)
+        _ = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
         #expect(coordinator.record.withLock { $0.claims } == 1, "the results are kept for the window")
     }
 
@@ -139,7 +139,7 @@ struct ClusterTests {
         let agreed = Self.candidates([Self.photo("777")])
         let coordinator = ScriptedCoordinator(claim: .search, agreed: agreed)
         let searcher = CountingSearcher(photos: photos)
-        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
         #expect(searcher.count.withLock { $0 } == 1)
         #expect(coordinator.record.withLock { $0.published } == [["flickr-111", "flickr-222", "flickr-333"]], "its results, as Flickr gave them")
         #expect(photo.id == "flickr-777", "the results stored first win, so that replicas agree")
@@ -148,7 +148,7 @@ struct ClusterTests {
     @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(Data("[]".utf8))])
     func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
+        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
         #expect(photo.origin == .stock)
         #expect(searcher.count.withLock { $0 } == 0)
     }
@@ -156,7 +156,7 @@ struct ClusterTests {
     @Test func aSpentSharedBudgetServesStockAndTellsTheOthers() async throws {
         let coordinator = ScriptedCoordinator(claim: .search, grantsCalls: false)
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0)
+        let photo = try await Self.source(coordinator, searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
         #expect(photo.origin == .stock && searcher.count.withLock { $0 } == 0)
         #expect(coordinator.record.withLock { $0.failures } == 1)
     }
@@ -164,12 +164,12 @@ struct ClusterTests {
     @Test func aFailingSearchOrARejectedKeyIsShared() async throws {
         let failing = ScriptedCoordinator(claim: .search)
         let down = CountingSearcher(photos: [], error: FlickrError(.transient, "Flickr code 105: service unavailable"))
-        #expect(try await Self.source(failing, down).photo(for: .cell(Self.cell), in: Self.window, variant: 0).origin == .stock)
+        #expect(try await Self.source(failing, down).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait).origin == .stock)
         #expect(failing.record.withLock { ($0.failures, $0.keyRejections) } == (1, 0))
 
         let rejected = ScriptedCoordinator(claim: .search)
         let invalid = CountingSearcher(photos: [], error: FlickrError(.invalidKey, "Flickr code 100: invalid API key"))
-        #expect(try await Self.source(rejected, invalid).photo(for: .cell(Self.cell), in: Self.window, variant: 0).origin == .stock)
+        #expect(try await Self.source(rejected, invalid).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait).origin == .stock)
         #expect(rejected.record.withLock { ($0.failures, $0.keyRejections) } == (0, 1))
     }
 
@@ -179,17 +179,17 @@ struct ClusterTests {
         let choice = CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice
         let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
         let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
-        #expect(choice.candidates.map(\.id) == order.prefix(CellChoice.kept).map { photos[$0].sourcePhoto.id })
+        #expect(choice.candidates(for: .portrait).map(\.id) == order.prefix(CellChoice.kept).map { photos[$0].sourcePhoto.id })
         #expect(
-            choice.photo(variant: 0, excluding: Set(choice.candidates.map(\.id))) == nil
-                && Set(choice.candidates.map(\.id)).count == CellChoice.kept
+            choice.photo(variant: 0, shape: .portrait, excluding: Set(choice.candidates(for: .portrait).map(\.id))) == nil
+                && Set(choice.candidates(for: .portrait).map(\.id)).count == CellChoice.kept
         )
         #expect(
             CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice == choice,
             "the same in every replica"
         )
-        #expect(CellChoice.ranking([results[0]], cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice.candidates.count == 1)
-        #expect(choice.candidates.allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
+        #expect(CellChoice.ranking([results[0]], cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice.candidates(for: .portrait).count == 1)
+        #expect(choice.candidates(for: .portrait).allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
         let json = try? JSONEncoder().encode(results)
         #expect(json.flatMap { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) } == results, "results travel between replicas intact")
     }
@@ -237,7 +237,7 @@ struct ClusterTests {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
         let source = try await Self.source(coordinator, searcher, clock: SystemClock())
         let started = ContinuousClock.now
-        let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900), variant: 0)
+        let photo = try await source.photo(for: .cell(Self.cell), in: TimeWindow(containing: Date(), seconds: 900), variant: 0, shape: .portrait)
         #expect(photo.origin == .flickr && searcher.count.withLock { $0 } == 1)
         #expect(ContinuousClock.now - started >= .milliseconds(390), "not before the other replica's lease ended")
     }

@@ -229,7 +229,7 @@ struct HTTPTests {
 
     @Test func aStockPhotosPageIsAPlainURLAndItsNoteAFieldOfItsOwn() async throws {
         try await Self.withApp { client in
-            for query in ["", "?lat=1&lon=2"] {
+            for query in ["?width=20&height=20", "?lat=1&lon=2&width=20&height=20"] {
                 let info = try await Self.get(client, "/background.json\(query)")
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
                 let page = try #require(json["photoPage"] as? String)
@@ -237,10 +237,7 @@ struct HTTPTests {
                 #expect(page.hasPrefix("https://") && !page.contains(where: \.isWhitespace) && URL(string: page)?.host != nil, "\(page)")
                 let note = try #require(json["photoNote"] as? String)
                 #expect(note.range(of: #"\.jpg(, \d{4})?$"#, options: .regularExpression) != nil, "\(note): the file, and its year when known")
-                let image = try await Self.get(
-                    client,
-                    "/background\(query)&width=20&height=20".replacingOccurrences(of: "background&", with: "background?")
-                )
+                let image = try await Self.get(client, "/background\(query)")
                 #expect(image.headers[BackdropHeaders.photoURL] == page, "the header is the same plain URL")
             }
         }

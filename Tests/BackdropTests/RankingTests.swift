@@ -49,14 +49,59 @@ struct RankingTests {
         #expect(ranked == ["said", "unsaid", "night-outdoors", "indoors"], "even a photo of the wrong sky beats an indoor one")
     }
 
-    @Test func thenAccuracyThenTheSourcesOrderThenTheShape() {
+    @Test func thenTheFitThenAccuracyThenTheSourcesOrder() {
         let candidates = [
             Self.candidate("region", accuracy: 6, order: 0), Self.candidate("street", accuracy: 16, order: 90),
             Self.candidate("city-late", accuracy: 11, order: 120), Self.candidate("city-early", accuracy: 12, order: 10),
             Self.candidate("city-early-wide", accuracy: 11, order: 5, size: (2000, 1000)),
         ]
         let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
-        #expect(ranked == ["street", "city-early", "city-early-wide", "city-late", "region"], "\(ranked)")
+        #expect(
+            ranked == ["street", "city-early", "city-late", "region", "city-early-wide"],
+            "a wide photo on a portrait screen comes after the others of its sky: \(ranked)"
+        )
+    }
+
+    @Test(arguments: [
+        (1920, 1080, ScreenShape.landscape), (390, 844, .portrait), (1000, 1000, .square), (800, 1000, .square), (799, 1000, .portrait),
+        (1250, 1000, .square), (1251, 1000, .landscape), (2560, 1080, .landscape), (1024, 768, .landscape), (768, 1024, .portrait),
+    ])
+    func aScreensClassIsItsAspectsBand(width: Int, height: Int, shape: ScreenShape) {
+        #expect(ScreenShape(width: width, height: height) == shape)
+    }
+
+    @Test func aLandscapeScreenNeverGetsAPortraitPhotoWhileALandscapeOneOfTheSameStandingExists() {
+        // Portrait photos with every advantage after the fit (placed to a street, Flickr's first), landscape ones
+        // placed to a city, late in the source's order; and a landscape photo of the wrong sky.
+        let portraits = (0..<6).map { Self.candidate("portrait\($0)", shown: .day, accuracy: 16, order: $0, size: (1365, 2048)) }
+        let landscapes = (0..<3).map { Self.candidate("landscape\($0)", shown: .day, accuracy: 11, order: 200 + $0, size: (2048, 1365)) }
+        let night = Self.candidate("landscape-night", shown: .night, accuracy: 16, order: 0, size: (2048, 1365))
+        let candidates = portraits + landscapes + [night]
+        for window in 0..<50 {
+            let wide = PhotoRanking(phase: .day, shape: .landscape).choose(candidates, key: "u09tv/\(window)").map { candidates[$0].id }
+            #expect(wide[0].hasPrefix("landscape") && wide[0] != "landscape-night", "window \(window): \(wide)")
+            #expect(Array(wide.prefix(3)).allSatisfy { $0.hasPrefix("landscape") }, "the landscape ones, then the rest: \(wide)")
+            #expect(wide.last == "landscape-night", "the sky still comes first: \(wide)")
+            let tall = PhotoRanking(phase: .day, shape: .portrait).choose(candidates, key: "u09tv/\(window)").map { candidates[$0].id }
+            #expect(tall[0].hasPrefix("portrait"), "window \(window): a phone gets a portrait photo: \(tall)")
+        }
+        // A square screen: a 3:2 photo keeps 2/3 of itself, a 16:9 one 56 %.
+        let square = [Self.candidate("sixteen-nine", order: 0, size: (1920, 1080)), Self.candidate("three-two", order: 90, size: (2100, 1400))]
+        #expect(PhotoRanking(phase: .day, shape: .square).rank(square).map { square[$0].id } == ["three-two", "sixteen-nine"])
+    }
+
+    @Test func panoramasRankLastAndNoPhotoIsEnlargedPastTwiceWhileALargerOneExists() {
+        let candidates = [
+            Self.candidate("panorama", shown: .day, setting: .outdoors, order: 0, size: (6000, 2000)),
+            Self.candidate("small", shown: .day, setting: .outdoors, order: 1, size: (800, 533)),
+            Self.candidate("large", shown: .day, order: 300, size: (2048, 1365)),
+            Self.candidate("indoors", shown: .day, setting: .indoors, order: 2, size: (2048, 1365)),
+            Self.candidate("night", shown: .night, order: 3, size: (2048, 1365)),
+        ]
+        let ranked = PhotoRanking(phase: .day, shape: .landscape).rank(candidates).map { candidates[$0].id }
+        #expect(ranked == ["large", "small", "night", "indoors", "panorama"], "\(ranked)")
+        #expect(ScreenShape.landscape.enlargement(width: 800, height: 533) > PhotoRanking.largestEnlargement)
+        #expect(ScreenShape.landscape.enlargement(width: 1024, height: 683) <= PhotoRanking.largestEnlargement, "Flickr's 1024-px large size is enough")
     }
 
     @Test func noOwnerTakesMoreThanTwoOfTheBest() {

@@ -174,7 +174,7 @@ struct SafetyTests {
         for index in 0..<40 {
             let window = TimeWindow(containing: HTTPTests.epoch.addingTimeInterval(Double(index) * 900), seconds: 900)
             let choice = CellChoice.ranking(results, cell: cell, window: window, deny: PhotoDenylist()).choice
-            #expect(choice.candidates.first?.id == "commons-3", "window \(index): the quality image, whatever the rotation")
+            #expect(choice.candidates(for: .portrait).first?.id == "commons-3", "window \(index): the quality image, whatever the rotation")
         }
     }
 

@@ -9,19 +9,28 @@ struct StockPhotoTests {
         Data(buffer: try JPEGEncoder.encode(solid(width, height, rgb), quality: 90))
     }
 
-    @Test func shippedLibraryIsCreditedFullSizeAndCoversEveryPhaseGroup() throws {
+    @Test func shippedLibraryIsCreditedFullSizeAndCoversEveryPhaseGroupInBothOrientations() throws {
         let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
-        #expect(library.entries.count >= 12)
+        #expect(library.entries.count >= 16)
         for entry in library.entries {
-            #expect(entry.size.width >= 900 && entry.size.height >= 1600, "\(entry.file.lastPathComponent): at the original's resolution")
+            let long = max(entry.size.width, entry.size.height)
+            #expect(long >= 1600, "\(entry.file.lastPathComponent): at the original's resolution")
             #expect(entry.file.lastPathComponent.hasSuffix(".jpg") && JPEGDecoder.isJPEG(entry.bytes))
             #expect(!entry.photo.attribution.author.isEmpty && entry.photo.attribution.licenseURL.hasPrefix("https://"))
             #expect(entry.photo.shown != nil, "\(entry.photo.id) says what sky it shows")
         }
-        let groups = Dictionary(grouping: library.entries) { $0.photo.shown?.group ?? "unknown" }
-        #expect(groups["night", default: []].count >= 2)
-        #expect(groups["twilight", default: []].count + groups["golden", default: []].count >= 2)
-        #expect(groups["day", default: []].count >= 2)
+        // Night; twilight and golden; day: each in both orientations, and three landscapes by day and at sunset.
+        let groups = Dictionary(grouping: library.entries) { $0.photo.shown?.group == "twilight" ? "golden" : $0.photo.shown?.group ?? "unknown" }
+        for group in ["night", "golden", "day"] {
+            let shapes = groups[group, default: []].map { ScreenShape($0.size) }
+            #expect(shapes.contains(.portrait) && shapes.contains(.landscape), "\(group): \(shapes)")
+        }
+        for group in ["golden", "day"] {
+            let landscapes = groups[group, default: []].filter { ScreenShape($0.size) == .landscape && max($0.size.width, $0.size.height) >= 1920 }
+            #expect(landscapes.count >= 3, "\(group)")
+        }
+        let bytes = library.entries.reduce(0) { $0 + $1.bytes.count }
+        #expect(bytes <= 12 << 20, "the folder stays within 12 MB: \(bytes) bytes")
     }
 
     @Test func scanAcceptsGapsAndIgnoresOtherFiles() throws {

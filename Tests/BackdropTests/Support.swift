@@ -13,15 +13,23 @@ enum Fixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let stockFolder = repositoryRoot.appendingPathComponent("StockPhotos")
 
-    /// Shipped stock photo `number`, cover-cropped to 640x1136 (320x568 without `retina`): test images of the sizes
-    /// the tests were written for.
+    /// Test photos that were stock photos once (Fixtures/photos/README.md).
+    static let photoFolder = repositoryRoot.appendingPathComponent("Tests/BackdropTests/Fixtures/photos")
+
+    /// Photo `number` (a shipped stock photo, else a test photo that was one), cover-cropped to 640x1136 (320x568
+    /// without `retina`): test images of the sizes the tests were written for.
     /// Made once per process: tests run in a debug build, where the crop is slow.
     static func stockPhoto(_ number: Int, retina: Bool = true) throws -> RGBImage {
         if let made = Self.stockPhotos.withLock({ $0["\(number)/\(retina)"] }) { return made }
-        let names = try FileManager.default.contentsOfDirectory(atPath: stockFolder.path)
-        let name = try #require(names.first { $0.hasPrefix(String(format: "%03d-", number)) && $0.hasSuffix(".jpg") })
+        let prefix = String(format: "%03d-", number)
+        let found = [stockFolder, photoFolder].lazy.compactMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .first { $0.hasPrefix(prefix) && $0.hasSuffix(".jpg") }
+                .map { folder.appendingPathComponent($0) }
+        }.first
+        let url = try #require(found, "no photo \(number)")
         let size = retina ? PixelSize(width: 640, height: 1136) : PixelSize(width: 320, height: 568)
-        let image = try JPEGDecoder.decode([UInt8](Data(contentsOf: stockFolder.appendingPathComponent(name))), covering: size)
+        let image = try JPEGDecoder.decode([UInt8](Data(contentsOf: url)), covering: size)
         let made = CoverCrop.apply(image, to: size)
         Self.stockPhotos.withLock { $0["\(number)/\(retina)"] = made }
         return made
@@ -136,6 +144,9 @@ func renderJobs(_ state: String, in metrics: String) -> Int {
 }
 
 extension PhotoRanking {
+    /// The ranking for a portrait screen, the class the tests written before classes assume.
+    init(phase: SunPhase) { self.init(phase: phase, shape: .portrait) }
+
     /// The candidates' indices, best first, at most ``perOwner`` of one owner before every other owner's.
     func rank(_ candidates: [RankingCandidate]) -> [Int] {
         let (first, later, _) = self.ranked(candidates)

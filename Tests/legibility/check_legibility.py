@@ -129,12 +129,13 @@ def served(server, query):
     raise RuntimeError(f"the photo kept changing for {query}")
 
 
-def stock_photos(server):
-    """A query (cell and variant) for each stock photo, found in this window."""
+def stock_photos(server, width, height):
+    """A query (cell and variant) for each stock photo at `width` x `height`, found in this window: a place's photo
+    follows the sky there and the screen's class."""
     found = {}
-    for cell in ("u09tv", "9q8yy", "r3gx2", "c2b2q", "kzf0b", "dr5ru"):
+    for cell in ("u09tv", "9q8yy", "r3gx2", "c2b2q", "kzf0b", "dr5ru", "wx4g0", "tdr1v", "6gkzm", "s0000", "7zzzz", "pbpbp"):
         for variant in range(10):
-            info = json.loads(fetch(f"{server.base}/background.json?cell={cell}&variant={variant}")[0])
+            info = json.loads(fetch(f"{server.base}/background.json?cell={cell}&variant={variant}&width={width}&height={height}")[0])
             found.setdefault(info["photoId"], (f"cell={cell}&variant={variant}", info["photoNote"]))
     return found
 
@@ -198,27 +199,25 @@ def stock_part(binary, output):
     tally = Tally()
     crops = Tally()
     with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-legibility.log")) as server:
-        photos = stock_photos(server)
-        files = sorted(name for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit())
-        check("every stock photo is found", len(photos) == len(files), f"{len(photos)} of {len(files)}")
-        for photo in sorted(photos):
-            # A place's stock photo follows the window: if it turns mid-photo, find the photo's place again.
-            for attempt in range(3):
-                try:
-                    query = photos[photo][0]
-                    for width, height in SIZES:
+        files = {f"stock-{name[:3]}": name for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit()}
+        for width, height in SIZES:
+            photos = stock_photos(server, width, height)
+            check(f"every stock photo is found at {width}x{height}", set(photos) == set(files), f"{len(photos)} of {len(files)}")
+            for photo in sorted(photos):
+                # A place's stock photo follows the window: if it turns mid-photo, find the photo's place again.
+                for attempt in range(3):
+                    try:
+                        query = photos[photo][0]
                         for style in STYLES:
                             info, sharp, blurred = served(server, f"{query}&width={width}&height={height}&style={style}")
                             if info["photoId"] != photo:
                                 raise Turned()
                             measure(tally, info, sharp, blurred, f"{photo} {width}x{height} {style}")
-                    path = os.path.join(STOCK, files[int(photo.removeprefix("stock-"))])
-                    for size in SIZES:
-                        compare_crop(crops, server, query, path, size, photo, photo=photo)
-                    break
-                except Turned:
-                    photos = stock_photos(server)
-    tally.report(f"{tally.measured} answers of {len(photos)} stock photos")
+                        compare_crop(crops, server, query, os.path.join(STOCK, files[photo]), (width, height), photo, photo=photo)
+                        break
+                    except Turned:
+                        photos = stock_photos(server, width, height)
+    tally.report(f"{tally.measured} answers of {len(files)} stock photos")
     crops.report(f"{len(crops.rows)} crops of the stock photos")
     print("  the sharp layer's bottom band (where the credit sits), 390x844, light style: contrast before and after the scrim")
     for label, text, before, scrim, after in tally.rows:

@@ -39,10 +39,12 @@ def expect(name, ok, detail=""):
     if not ok:
         FAILURES[name].append(detail)
 
-# Which stock photo a place gets changes with the 15-minute window, so the check finds a place for every stock photo
-# in the window it runs in and measures them all: the same photos, and so the same figures, whenever it runs.
+# Which stock photo a place gets changes with the 15-minute window and the screen's class (portrait, square,
+# landscape), so the check finds a place for every stock photo at each size in the window it runs in and measures them
+# all: the same photos, and so the same figures, whenever it runs.
 STOCK = os.path.join(HERE, "..", "..", "StockPhotos")
-STOCK_PHOTOS = len([name for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit()])
+STOCK_IDS = sorted({f"stock-{name[:3]}" for name in os.listdir(STOCK) if name.endswith(".jpg") and name[:3].isdigit()})
+STOCK_PHOTOS = len(STOCK_IDS)
 CANDIDATES = [(lat / 10, lon / 10) for lat in range(-600, 601, 37) for lon in range(-1800, 1801, 113)]
 # A phone, a tablet, a large screen, a square and a 3.2:1 banner (whose ThumbHash meets the floor of three luminance
 # components on its short side).
@@ -79,13 +81,15 @@ def rgb_image(width, height, rgb):
     return Image.frombytes("RGB", (width, height), bytes(rgb))
 
 
-def places_for_every_photo(server, wanted):
-    """A place and variant for each stock photo id in `wanted`, in the current window: {photoId: (lat, lon, variant)}.
-    Stock photos follow the sky at the place, so each place's variants walk its nearest skies first."""
+def places_for_every_photo(server, wanted, width, height):
+    """A place and variant for each stock photo id in `wanted`, in the current window, at `width` x `height`:
+    {photoId: (lat, lon, variant)}. Stock photos follow the sky at the place and the screen's class, so each place's
+    variants walk its nearest skies and best fitting photos first."""
     found = {}
     for lat, lon in CANDIDATES:
         for variant in range(10):
-            photo = json.loads(fetch(f"{server.base}/background.json?lat={lat}&lon={lon}&variant={variant}&width=64&height=64"))["photoId"]
+            query = f"lat={lat}&lon={lon}&variant={variant}&width={width}&height={height}"
+            photo = json.loads(fetch(f"{server.base}/background.json?{query}"))["photoId"]
             if photo in wanted and photo not in found:
                 found[photo] = (lat, lon, variant)
         if len(found) == len(wanted):
@@ -165,27 +169,29 @@ def main():
     binary, output = sys.argv[1], sys.argv[2]
     os.makedirs(output, exist_ok=True)
     print("placeholders: thumbHash, blurHash and color by independent decoders, against the blur=1 image")
-    results, pictures, measured = {}, {}, set()
+    results, pictures = {}, {}
+    measured = {size: set() for size in SIZES}
 
     def run():
         with BackdropServer(binary, flickr=False, log=os.path.join(output, "backdrop-placeholders.log")) as server:
-            ids = [f"stock-{n:03d}" for n in range(STOCK_PHOTOS)]
-            # Twice at most: a window boundary while measuring moves the places to other photos.
-            for _ in range(2):
-                for photo, (lat, lon, variant) in places_for_every_photo(server, set(ids) - measured).items():
-                    seen = set()
-                    for style in STYLES:
-                        for width, height in SIZES:
+            for width, height in SIZES:
+                # Twice at most: a window boundary while measuring moves the places to other photos.
+                for _ in range(2):
+                    wanted = set(STOCK_IDS) - measured[(width, height)]
+                    for photo, (lat, lon, variant) in places_for_every_photo(server, wanted, width, height).items():
+                        seen = set()
+                        for style in STYLES:
                             measure(server, lat, lon, variant, style, width, height, results, pictures, seen)
-                    if seen == {photo}:
-                        measured.add(photo)
-                if measured == set(ids):
-                    break
+                        if seen == {photo}:
+                            measured[(width, height)].add(photo)
+                    if measured[(width, height)] == set(STOCK_IDS):
+                        break
 
     run_part(run)
     if STRADDLED:
         print(f"  (left out, a window boundary between the JSON and its image: {'; '.join(STRADDLED)})")
-    check(f"every one of the {STOCK_PHOTOS} stock photos is measured", len(measured) == STOCK_PHOTOS, str(sorted(measured)))
+    missing = {f"{w}x{h}": sorted(set(STOCK_IDS) - done) for (w, h), done in measured.items() if done != set(STOCK_IDS)}
+    check(f"every one of the {STOCK_PHOTOS} stock photos is measured at every size", not missing, str(missing))
     for name, failures in FAILURES.items():
         check(f"{name}, for every place, style and size", not failures, "; ".join(failures[:3]))
     print("  | placeholder | characters in the JSON | PSNR against blur=1, median (lowest) |")

@@ -72,6 +72,9 @@ public struct Background: Sendable, Hashable, Decodable {
     /// `variants`, less one).
     public let variant: Int
     public let variants: Int
+    /// The class of the screen asked for, by its aspect: the photo was chosen for it, and every size of the class gets
+    /// the same photo this window. Nil from servers that do not say (or a class this client does not know yet).
+    public let orientation: Orientation?
     public let window: Window
     /// How the photo was cropped: `attention` (around its subject) or `centre`.
     public let crop: String?
@@ -106,7 +109,12 @@ public struct Background: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case source, photoId, title, owner, photoPage, photoNote, license, credit, cell, phase, photoPhase, variant, variants, window, modified
-        case images, notice, crop, focus, legibility, assessment, faces
+        case images, notice, crop, focus, legibility, assessment, faces, orientation
+    }
+
+    /// The class of a screen by its aspect (width / height): portrait below 4:5, landscape above 5:4, square between.
+    public enum Orientation: String, Sendable, Decodable, CaseIterable {
+        case portrait, square, landscape
     }
 
     /// The sky at the place: `night` with the sun below −6°, `twilight` to 0°, `golden` (dawn or dusk) to 6°, `day` above.
@@ -131,6 +139,7 @@ public struct Background: Sendable, Hashable, Decodable {
         self.photoPhase = (try? container.decodeIfPresent(String.self, forKey: .photoPhase)).flatMap { $0.flatMap(Phase.init(rawValue:)) }
         self.variant = try container.decodeIfPresent(Int.self, forKey: .variant) ?? 0
         self.variants = try container.decodeIfPresent(Int.self, forKey: .variants) ?? 1
+        self.orientation = (try? container.decodeIfPresent(String.self, forKey: .orientation)).flatMap { $0.flatMap(Orientation.init(rawValue:)) }
         self.window = try container.decode(Window.self, forKey: .window)
         self.crop = try container.decodeIfPresent(String.self, forKey: .crop)
         self.focus = try container.decodeIfPresent(Focus.self, forKey: .focus)

@@ -13,8 +13,9 @@ package struct PhotoLine: Sendable {
         self.metrics = metrics
     }
 
-    /// The photo for `place` during `window`, the `variant`-th of its order (0 to ``PhotoVariants/limit`` less one): the
-    /// same answer for every request of that place, window and variant, from the first source that can serve, leaving
+    /// The photo for `place` during `window` on a screen of `shape`, the `variant`-th of its order (0 to
+    /// ``PhotoVariants/limit`` less one): the same answer for every request of that place, window, variant and class of
+    /// screen, from the first source that can serve, leaving
     /// out the sources in `passing` (those a request has already tried enough photos of); a search it needs is charged
     /// to `client`'s share (``SearchShares``). Throws only `CancellationError`, or a stock library that cannot answer
     /// (it is read and checked before the server starts).
@@ -22,37 +23,38 @@ package struct PhotoLine: Sendable {
         for place: Place,
         in window: TimeWindow,
         variant: Int,
+        shape: ScreenShape,
         passing: Set<PhotoOrigin> = [],
         client: RenderClient = .unknown
     ) async throws -> SourcePhoto {
         if case .cell(let cell) = place {
             for source in self.nearby where !passing.contains(source.origin) {
-                if let photo = try await source.photo(for: cell, in: window, variant: variant, client: client) { return photo }
+                if let photo = try await source.photo(for: cell, in: window, variant: variant, shape: shape, client: client) { return photo }
             }
         }
-        return try await self.stockPhoto(for: place, in: window, variant: variant)
+        return try await self.stockPhoto(for: place, in: window, variant: variant, shape: shape)
     }
 
     /// The line's end: a stock photo, counted in `backdrop_fallbacks_total{kind="stock"}` when it stands in for a
     /// nearby source's.
-    func stockPhoto(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+    func stockPhoto(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async throws -> SourcePhoto {
         if case .cell = place, !self.nearby.isEmpty { self.metrics.fallback("stock") }
-        return try await self.stock.photo(for: place, in: window, variant: variant)
+        return try await self.stock.photo(for: place, in: window, variant: variant, shape: shape)
     }
 
     /// The photo for `place` during `window` if it is known without any upstream call, else nil. Lets a render already
     /// in memory be answered without arming the request's upstream deadline.
-    func knownPhoto(for place: Place, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
+    func knownPhoto(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async -> SourcePhoto? {
         if case .cell(let cell) = place {
             for source in self.nearby {
-                switch await source.knownPhoto(for: cell, in: window, variant: variant) {
+                switch await source.knownPhoto(for: cell, in: window, variant: variant, shape: shape) {
                 case .photo(let photo): return photo
                 case .nothing: continue
                 case .unknown: return nil  // the full path decides (the next source, stale, or a search)
                 }
             }
         }
-        return try? await self.stock.photo(for: place, in: window, variant: variant)
+        return try? await self.stock.photo(for: place, in: window, variant: variant, shape: shape)
     }
 
     /// The photo's encoded bytes, in the smallest size that covers `size` (a stock photo has one).
@@ -78,13 +80,13 @@ package struct PhotoLine: Sendable {
     /// What to show for `place` when a request's upstream deadline has passed: a photo that needs no upstream call (a
     /// source's earlier photo of the cell, stale, if its bytes are at hand; else a stock photo). It also tells the
     /// source waited on that it is too slow now, so that the next requests do not wait for it again at once.
-    func fallback(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
+    func fallback(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async throws -> SourcePhoto {
         if case .cell(let cell) = place {
             for source in self.nearby {
-                if let photo = await source.fallback(for: cell, in: window, variant: variant) { return photo }
+                if let photo = await source.fallback(for: cell, in: window, variant: variant, shape: shape) { return photo }
             }
         }
-        return try await self.stockPhoto(for: place, in: window, variant: variant)
+        return try await self.stockPhoto(for: place, in: window, variant: variant, shape: shape)
     }
 
     /// Whether a photo from the line's end (stock, or stale) stands in for a better one that may come back soon, so

@@ -2,7 +2,8 @@ import Foundation
 import NIOPosix
 import Synchronization
 
-/// Serves the stock photo library: for a place and window, the photos whose sky is nearest the place's now, in turn.
+/// Serves the stock photo library: for a place, window and class of screen, the photos whose sky is nearest the place's
+/// now and that fit the screen best, in turn.
 ///
 /// The library is read before the server starts (``load()``, on NIO's thread pool: it reads and decodes every photo
 /// to check it) and kept in memory, so serving a stock photo touches no disk. Denied photos are left out of it.
@@ -40,24 +41,30 @@ package final class StockPhotoSource: Sendable {
     /// The loaded library (empty before ``load()``).
     var library: StockPhotoLibrary { self.loaded.withLock { $0 } ?? StockPhotoLibrary(entries: []) }
 
-    func photo(for place: Place, in window: TimeWindow, variant: Int) async throws -> SourcePhoto {
-        let photos = Self.order(try self.loadedEntries().map(\.photo), place: place, window: window)
+    func photo(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async throws -> SourcePhoto {
+        let entries = try self.loadedEntries()
+        let photos = Self.order(entries.map(\.photo), sizes: entries.map(\.size), place: place, window: window, shape: shape)
         guard let photo = PhotoVariants.pick(variant, from: photos) else { throw StockPhotoError("no stock photos") }
         return photo
     }
 
-    /// `photos` in the order `place` gets them in `window`: those whose sky is nearest the sky at the place now (all
-    /// of them without a location), starting at the place's turn so that consecutive windows differ
-    /// (``PhotoChoice``); then the others, nearest first.
-    static func order(_ photos: [SourcePhoto], place: Place, window: TimeWindow) -> [SourcePhoto] {
+    /// `photos` (of `sizes`) in the order `place` gets them in `window` on a screen of `shape`: those whose sky is
+    /// nearest the sky at the place now (all of them without a location) and, among those, that a cover crop to the
+    /// screen's class keeps at least 2/5 of (``PhotoRanking/fit(width:height:)``: a landscape on a phone does not; a
+    /// small library turns among all the others, for variety), starting at the place's turn so that consecutive windows differ
+    /// (``PhotoChoice``); then the others, nearest and best fitting first.
+    static func order(_ photos: [SourcePhoto], sizes: [PixelSize], place: Place, window: TimeWindow, shape: ScreenShape) -> [SourcePhoto] {
         var pool = photos
         var rest = [SourcePhoto]()
-        if case .cell(let cell) = place, !photos.isEmpty {
-            let ranking = PhotoRanking(phase: SunPhase(cell: cell, window: window))
-            let sky = photos.map { ranking.skyMatch($0.shown) }
-            let nearest = photos.indices.sorted { sky[$0] != sky[$1] ? sky[$0] > sky[$1] : $0 < $1 }
-            pool = nearest.filter { sky[$0] == sky[nearest[0]] }.map { photos[$0] }
-            rest = nearest.filter { sky[$0] != sky[nearest[0]] }.map { photos[$0] }
+        if !photos.isEmpty {
+            let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
+            let ranking = PhotoRanking(phase: phase ?? .day, shape: shape)
+            let score = photos.indices.map {
+                [phase == nil ? 0 : ranking.skyMatch(photos[$0].shown), min(1, ranking.fit(width: sizes[$0].width, height: sizes[$0].height))]
+            }
+            let nearest = photos.indices.sorted { score[$0] != score[$1] ? score[$1].lexicographicallyPrecedes(score[$0]) : $0 < $1 }
+            pool = nearest.filter { score[$0] == score[nearest[0]] }.map { photos[$0] }
+            rest = nearest.filter { score[$0] != score[nearest[0]] }.map { photos[$0] }
         }
         guard !pool.isEmpty else { return rest }
         let start = PhotoChoice.index(place: place, window: window, count: pool.count)

@@ -71,7 +71,16 @@ package struct Backgrounds: Sendable {
         logger: Logger
     ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.render", place: place, window: window, variant: variant, client: client, logger: logger) {
+        let shape = ScreenShape(spec.size)
+        return try await self.produce(
+            "background.render",
+            place: place,
+            window: window,
+            variant: variant,
+            shape: shape,
+            client: client,
+            logger: logger
+        ) {
             photo in
             await self.renders.cached(key(photo))
         } make: { photo in
@@ -95,7 +104,16 @@ package struct Backgrounds: Sendable {
     ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100, crop: crop)
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
-        return try await self.produce("background.preview", place: place, window: window, variant: variant, client: client, logger: logger) {
+        let shape = ScreenShape(size)
+        return try await self.produce(
+            "background.preview",
+            place: place,
+            window: window,
+            variant: variant,
+            shape: shape,
+            client: client,
+            logger: logger
+        ) {
             photo in
             await self.previews.cached(key(photo))
         } make: { photo in
@@ -121,12 +139,13 @@ package struct Backgrounds: Sendable {
         place: Place,
         window: TimeWindow,
         variant: Int,
+        shape: ScreenShape,
         client: @escaping @Sendable () -> RenderClient,
         logger: Logger,
         cached: (SourcePhoto) async -> Made?,
         make: @escaping @Sendable (SourcePhoto) async throws -> Made
     ) async throws -> Made {
-        if let photo = await self.photos.knownPhoto(for: place, in: window, variant: variant), let hit = await cached(photo) {
+        if let photo = await self.photos.knownPhoto(for: place, in: window, variant: variant, shape: shape), let hit = await cached(photo) {
             RequestTrace.note("backdrop.cache", "memory")
             return hit
         }
@@ -137,6 +156,7 @@ package struct Backgrounds: Sendable {
                 place: place,
                 window: window,
                 variant: variant,
+                shape: shape,
                 client: client(),
                 logger: logger,
                 span: span
@@ -144,7 +164,7 @@ package struct Backgrounds: Sendable {
             do {
                 return try await withDeadline(self.upstreamDeadline) {
                     try await attempts.make(
-                        from: try await self.choose(place: place, window: window, variant: variant, client: attempts.client),
+                        from: try await self.choose(place: place, window: window, variant: variant, shape: shape, client: attempts.client),
                         make
                     )
                 }
@@ -153,18 +173,19 @@ package struct Backgrounds: Sendable {
                 RequestTrace.note("backdrop.fallback", "deadline")
                 self.metrics.deadlinePassed()
                 logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
-                let photo = try await self.photos.fallback(for: place, in: window, variant: variant)
+                let photo = try await self.photos.fallback(for: place, in: window, variant: variant, shape: shape)
                 span.addEvent(SpanEvent(name: "fallback photo", attributes: ["backdrop.photo.source": "\(photo.sourceLabel)"]))
                 return try await attempts.make(from: photo, make, replacing: false)
             }
         }
     }
 
-    /// The line's photo for the place and window, in a span saying where it came from.
-    private func choose(place: Place, window: TimeWindow, variant: Int, client: RenderClient) async throws -> SourcePhoto {
+    /// The line's photo for the place, window and class of screen, in a span saying where it came from.
+    private func choose(place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RenderClient) async throws -> SourcePhoto {
         try await withRequestSpan("photo.choose") { span in
             span.attributes["backdrop.photo.variant"] = variant
-            let photo = try await self.photos.photo(for: place, in: window, variant: variant, client: client)
+            span.attributes["backdrop.screen.shape"] = shape.rawValue
+            let photo = try await self.photos.photo(for: place, in: window, variant: variant, shape: shape, client: client)
             span.attributes["backdrop.photo.source"] = photo.origin.rawValue
             span.attributes["backdrop.photo.stale"] = photo.stale
             return photo

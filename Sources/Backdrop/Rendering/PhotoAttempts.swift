@@ -18,17 +18,20 @@ final class PhotoAttempts: Sendable {
     let place: Place
     let window: TimeWindow
     let variant: Int
+    let shape: ScreenShape
     /// Who asks: a search the line makes is charged to its share (``SearchShares``).
     let client: RenderClient
     let logger: Logger
     let span: any Span
     private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String, counts: Bool)]>([])
 
-    init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, client: RenderClient, logger: Logger, span: any Span) {
+    init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RenderClient, logger: Logger, span: any Span)
+    {
         self.photos = photos
         self.place = place
         self.window = window
         self.variant = variant
+        self.shape = shape
         self.client = client
         self.logger = logger
         self.span = span
@@ -54,8 +57,15 @@ final class PhotoAttempts: Sendable {
                 let spent = Set(PhotoOrigin.allCases.filter { origin in tried.filter { $0 == origin }.count >= Self.perSource })
                 photo =
                     replacing
-                    ? try await self.photos.photo(for: self.place, in: self.window, variant: self.variant, passing: spent, client: self.client)
-                    : try await self.photos.stockPhoto(for: self.place, in: self.window, variant: self.variant)
+                    ? try await self.photos.photo(
+                        for: self.place,
+                        in: self.window,
+                        variant: self.variant,
+                        shape: self.shape,
+                        passing: spent,
+                        client: self.client
+                    )
+                    : try await self.photos.stockPhoto(for: self.place, in: self.window, variant: self.variant, shape: self.shape)
             }
         }
     }

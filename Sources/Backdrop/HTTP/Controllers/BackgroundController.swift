@@ -144,7 +144,7 @@ package struct BackgroundController: Sendable {
         var headers = BackdropHeaders.attribution(of: photo, place: place)
         headers[.vary] = "Accept"
         return try .json(
-            BackgroundInfo(photo: photo, place: place, window: window, variant: variant, now: now, preview: preview, crop: spec.crop, images: images),
+            BackgroundInfo(photo: photo, place: place, window: window, variant: variant, now: now, preview: preview, spec: spec, images: images),
             headers: headers,
             cacheControl: self.cacheControl(photo, window: window, now: now)
         )

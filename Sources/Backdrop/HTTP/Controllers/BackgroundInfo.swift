@@ -83,6 +83,9 @@ struct BackgroundInfo: Encodable {
     /// each give a photo (a larger `variant` counts round again).
     let variant: Int
     let variants: Int
+    /// The class of the screen asked for (`portrait`, `square` or `landscape`, by its aspect: ``ScreenShape``): the
+    /// photo was chosen for it, and every size of the class gets the same photo this window.
+    let orientation: String
     let window: Window
     /// How the photo was cropped (`attention` or `centre`), and where its interest lies in the render: a client that
     /// crops the image again (`object-fit: cover`) keeps it in view with `object-position` at these fractions.
@@ -94,7 +97,7 @@ struct BackgroundInfo: Encodable {
     let images: Images
     let notice: String?
 
-    init(photo: SourcePhoto, place: Place, window: TimeWindow, variant: Int, now: Date, preview: BlurredPreview, crop: CropMode, images: Images) {
+    init(photo: SourcePhoto, place: Place, window: TimeWindow, variant: Int, now: Date, preview: BlurredPreview, spec: RenderSpec, images: Images) {
         let attribution = photo.attribution
         self.source = photo.sourceLabel
         self.photoId = photo.id
@@ -111,8 +114,9 @@ struct BackgroundInfo: Encodable {
         self.photoPhase = photo.shown?.group ?? "unknown"
         self.variant = variant
         self.variants = photo.variants
+        self.orientation = ScreenShape(spec.size).rawValue
         self.window = Window(expires: ISO8601DateFormatter().string(from: window.end), secondsLeft: window.secondsLeft(at: now))
-        self.crop = crop.rawValue
+        self.crop = spec.crop.rawValue
         self.focus = Focus(x: (preview.focus.x * 1000).rounded() / 1000, y: (preview.focus.y * 1000).rounded() / 1000)
         self.legibility = preview.legibility
         self.modified = Self.modifiedNote

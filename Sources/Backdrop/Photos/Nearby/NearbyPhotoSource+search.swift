@@ -76,7 +76,9 @@ extension NearbyPhotoSource {
             let ranked = CellChoice.ranking(results, cell: cell, window: window, deny: self.context.deny, people: people)
             span.attributes["backdrop.sun.phase"] = ranked.phase.group
             span.attributes["backdrop.photo.candidates"] = results.count
-            if let score = ranked.score { span.attributes["backdrop.photo.score"] = score.map(String.init).joined(separator: ",") }
+            for (shape, score) in ranked.scores {
+                span.attributes["backdrop.photo.score.\(shape.rawValue)"] = score.map(String.init).joined(separator: ",")
+            }
             return ranked.choice
         }
     }

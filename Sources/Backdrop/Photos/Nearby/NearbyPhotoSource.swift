@@ -48,36 +48,44 @@ struct NearbyPhotoSource: Sendable {
 
     var origin: PhotoOrigin { self.search.origin }
 
-    /// The cell's photo for `window` and `variant`, or nil when this source cannot serve it now; a search it needs is
-    /// charged to `client`'s share. Throws only `CancellationError`.
-    func photo(for cell: Geohash, in window: TimeWindow, variant: Int, client: RenderClient = .unknown) async throws -> SourcePhoto? {
+    /// The cell's photo for `window`, `variant` and a screen of `shape`, or nil when this source cannot serve it now; a
+    /// search it needs is charged to `client`'s share. Throws only `CancellationError`.
+    func photo(
+        for cell: Geohash,
+        in window: TimeWindow,
+        variant: Int,
+        shape: ScreenShape,
+        client: RenderClient = .unknown
+    ) async throws -> SourcePhoto? {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
         let people = await self.state.people
         let cached = await self.choices.cached(key)
-        if let cached, !cached.answers(variant: variant, excluding: unusable) {
+        if let cached, !cached.answers(variant: variant, shape: shape, excluding: unusable) {
             await self.choices.remove(key)  // the restored photo failed, or another variant is asked: the results are needed
-        } else if cached == nil, variant == 0, unusable.isEmpty, let stored = await self.storedPhoto(cell),
+        } else if cached == nil, variant == 0, unusable.isEmpty, let stored = await self.storedPhoto(cell, shape: shape),
             stored.isRestorable(in: window, deny: self.context.deny), !people.contains(stored.photo.id)
         {
-            await self.choices.insert(CellChoice(candidates: [stored.photo], restored: true), for: key)
+            await self.choices.insert(CellChoice.restored(stored.photo, for: shape), for: key)
             return stored.photo
         }
         if let choice = try await self.waitedLookup(cell, key: key, window: window, client: client) {
-            return choice.photo(variant: variant, excluding: unusable).map { $0.showing(people: people) }
+            return choice.photo(variant: variant, shape: shape, excluding: unusable).map { $0.showing(people: people) }
         }
-        guard unusable.isEmpty, let stored = await self.standIn(cell) else { return nil }
+        guard unusable.isEmpty, let stored = await self.standIn(cell, shape: shape) else { return nil }
         return self.stale(stored.photo.showing(people: people))
     }
 
     /// What the source knows of the cell's photo without any upstream call: lets a render already in memory be
     /// answered without arming the request's deadline.
-    func knownPhoto(for cell: Geohash, in window: TimeWindow, variant: Int) async -> Known {
+    func knownPhoto(for cell: Geohash, in window: TimeWindow, variant: Int, shape: ScreenShape) async -> Known {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
-        guard let choice = await self.choices.cached(key), choice.answers(variant: variant, excluding: unusable) else { return .unknown }
+        guard let choice = await self.choices.cached(key), choice.answers(variant: variant, shape: shape, excluding: unusable) else {
+            return .unknown
+        }
         let people = await self.state.people
-        return choice.photo(variant: variant, excluding: unusable).map { Known.photo($0.showing(people: people)) } ?? .nothing
+        return choice.photo(variant: variant, shape: shape, excluding: unusable).map { Known.photo($0.showing(people: people)) } ?? .nothing
     }
 
     func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
@@ -92,12 +100,15 @@ struct NearbyPhotoSource: Sendable {
         if let choice = await self.choices.cached(key), !choice.restored { await self.store(choice, cell: cell, window: window) }
     }
 
-    /// Keeps `choice`'s first usable photo as the cell's photo for `window` in the photo store, so that a restart or a
-    /// failing source finds it.
+    /// Keeps each class's first usable photo of `choice` as the cell's photo for `window` in the photo store, so that
+    /// a restart or a failing source finds it.
     func store(_ choice: CellChoice, cell: Geohash, window: TimeWindow) async {
+        guard let store = self.context.store else { return }
         let unusable = await self.state.unusable(CellWindow(cell: cell.value, window: window.index))
-        guard let chosen = choice.photo(variant: 0, excluding: unusable) else { return }
-        await self.context.store?.storePhoto(chosen, cell: self.storeName(cell), window: window.index)
+        for shape in ScreenShape.allCases {
+            guard let chosen = choice.photo(variant: 0, shape: shape, excluding: unusable) else { continue }
+            await store.storePhoto(chosen, cell: self.storeName(cell, shape: shape), window: window.index)
+        }
     }
 
     /// Records that `photo`'s pixels show people though it was ranked as free of them: the cell's choice is ranked
@@ -119,12 +130,13 @@ struct NearbyPhotoSource: Sendable {
     /// What to show when a request's deadline passed: this source's stored photo for the cell if its bytes are at hand
     /// (it must not wait on the source again), else nil. The deadline counts against this source only if the request
     /// was waiting on it: its lookup cut short, or its photo known (so downloading or rendering).
-    func fallback(for cell: Geohash, in window: TimeWindow, variant: Int) async -> SourcePhoto? {
+    func fallback(for cell: Geohash, in window: TimeWindow, variant: Int, shape: ScreenShape) async -> SourcePhoto? {
         let key = CellWindow(cell: cell.value, window: window.index)
         let interrupted = await self.state.takeInterruptedWait(key)
-        let serving: Bool = if case .photo = await self.knownPhoto(for: cell, in: window, variant: variant) { true } else { false }
+        let known = await self.knownPhoto(for: cell, in: window, variant: variant, shape: shape)
+        let serving: Bool = if case .photo = known { true } else { false }
         if interrupted || serving { await self.state.noteTimeout(for: key, leaseUntil: await self.shared.leaseEnd(key)) }
-        guard let stored = await self.standIn(cell), await self.context.store?.hasSourceImage(photoID: stored.photo.id) == true else {
+        guard let stored = await self.standIn(cell, shape: shape), await self.context.store?.hasSourceImage(photoID: stored.photo.id) == true else {
             return nil
         }
         let photo = stored.photo.showing(people: await self.state.people)
@@ -145,19 +157,23 @@ struct NearbyPhotoSource: Sendable {
         }
     }
 
-    private func storedPhoto(_ cell: Geohash) async -> StoredPhoto? {
-        guard let stored = await self.context.store?.storedPhoto(cell: self.storeName(cell)), stored.photo.origin == self.origin else {
-            return nil
-        }
+    private func storedPhoto(_ cell: Geohash, shape: ScreenShape) async -> StoredPhoto? {
+        guard let stored = await self.context.store?.storedPhoto(cell: self.storeName(cell, shape: shape)), stored.photo.origin == self.origin
+        else { return nil }
         return stored
     }
 
-    /// The cell's stored photo from this source, if it may stand in while the source cannot serve.
-    private func standIn(_ cell: Geohash) async -> StoredPhoto? {
-        guard let stored = await self.storedPhoto(cell),
-            stored.mayStandIn(at: self.context.clock.now(), maxStale: self.context.maxStale, deny: self.context.deny)
-        else { return nil }
-        return stored
+    /// The cell's stored photo from this source for `shape` (else for another class), if it may stand in while the
+    /// source cannot serve.
+    private func standIn(_ cell: Geohash, shape: ScreenShape) async -> StoredPhoto? {
+        for candidate in [shape] + ScreenShape.allCases.filter({ $0 != shape }) {
+            if let stored = await self.storedPhoto(cell, shape: candidate),
+                stored.mayStandIn(at: self.context.clock.now(), maxStale: self.context.maxStale, deny: self.context.deny)
+            {
+                return stored
+            }
+        }
+        return nil
     }
 
     /// `photo` marked stale, counted as such a fallback.
@@ -168,7 +184,10 @@ struct NearbyPhotoSource: Sendable {
         return photo
     }
 
-    /// The name the photo store keeps this source's photo for `cell` under: each source in line keeps its own, so
-    /// that a photo one serves while another fails does not overwrite the other's stale stand-in.
-    func storeName(_ cell: Geohash) -> String { "\(self.origin.rawValue)/\(cell.value)" }
+    /// The name the photo store keeps this source's photo for `cell` and `shape` under: each source in line keeps its
+    /// own, so that a photo one serves while another fails does not overwrite the other's stale stand-in (a portrait's
+    /// name is the one kept before classes, whose stored photos were ranked for portraits).
+    func storeName(_ cell: Geohash, shape: ScreenShape) -> String {
+        shape == .portrait ? "\(self.origin.rawValue)/\(cell.value)" : "\(self.origin.rawValue)/\(cell.value)/\(shape.rawValue)"
+    }
 }

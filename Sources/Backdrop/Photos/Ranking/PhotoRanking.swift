@@ -20,29 +20,43 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     var people: Bool? = nil
 }
 
-/// The order of a cell's candidates for a moment, the same in every process: one deterministic score each, compared
-/// term by term:
-/// 1. indoors (a setting the photographer said) only when nothing else is left;
-/// 2. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
+/// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process: one
+/// deterministic score each, compared term by term:
+/// 1. a panorama (its long side over 2.5 times its short side) only when nothing else is left;
+/// 2. indoors (a setting the photographer said) only when nothing else is left;
+/// 3. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
 ///    neighbouring phase (night and twilight, twilight and golden, golden and day), then (at other times) unknown,
 ///    then two phases away, then the opposite (day at night);
-/// 3. no identifiable people said (Commons' personality rights) over people;
-/// 4. human judgement: featured, then quality, then valued, then none (Commons' assessments);
-/// 5. outdoors said over not said;
-/// 6. placed to a street, a city, a region, or not at all;
-/// 7. the source's own order (Flickr's interestingness), by fifties;
-/// 8. a portrait photo for a portrait screen, then a square-ish one, then a wide one;
+/// 4. no identifiable people said (Commons' personality rights) over people;
+/// 5. the fit to the screen's class: a cover crop to the class's aspect keeping at least 3/5 of the photo, then at
+///    least 2/5, then less (a 3:2 photo keeps 84 % on a 16:9 screen, 67 % on a square one and 37.5 % on a 9:16 one);
+/// 6. large enough: enlarged at most ``largestEnlargement`` times to cover the class's reference screen;
+/// 7. human judgement: featured, then quality, then valued, then none (Commons' assessments);
+/// 8. outdoors said over not said;
+/// 9. placed to a street, a city, a region, or not at all;
+/// 10. the source's own order (Flickr's interestingness), by fifties;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The stable hash of cell and window then picks the first among the best ``poolSize`` equal on terms 1 to 4, so that
-/// consecutive windows still change and a better photo is never rotated out for a worse one; the rest follow in order
-/// (the replacements if a photo proves unusable).
+/// The stable hash of cell and window then picks the first among the best ``poolSize`` equal on terms 1 to 7, so that
+/// consecutive windows still change and a better photo is never rotated out for a worse one: a landscape screen never
+/// gets a portrait photo while a landscape one of the same standing exists. The rest follow in order (the
+/// replacements if a photo proves unusable).
 struct PhotoRanking: Sendable {
     let phase: SunPhase
+    let shape: ScreenShape
+
+    init(phase: SunPhase, shape: ScreenShape) {
+        self.phase = phase
+        self.shape = shape
+    }
 
     static let perOwner = 2
     static let poolSize = 5
-    /// The terms the window's rotation keeps equal: setting, sky, people and assessment.
-    static let poolTerms = 4
+    /// The terms the window's rotation keeps equal: panorama, setting, sky, people, fit, size and assessment.
+    static let poolTerms = 7
+    /// A photo's long side over its short side beyond which it is a panorama.
+    static let panorama = 2.5
+    /// The most a photo is enlarged to cover the class's reference screen while a larger one of the same standing exists.
+    static let largestEnlargement = 2.0
 
     /// The candidates' indices, the chosen one first.
     func choose(_ candidates: [RankingCandidate], key: String) -> [Int] {
@@ -74,15 +88,28 @@ struct PhotoRanking: Sendable {
     /// The score's terms, each higher for better (see the type's summary).
     func score(_ candidate: RankingCandidate) -> [Int] {
         [
+            Self.isPanorama(width: candidate.width, height: candidate.height) ? 0 : 1,
             candidate.setting == .indoors ? 0 : 1,
             self.skyMatch(candidate.shown),
             candidate.people == true ? 0 : 1,
+            self.fit(width: candidate.width, height: candidate.height),
+            self.shape.enlargement(width: candidate.width, height: candidate.height) <= Self.largestEnlargement ? 1 : 0,
             candidate.assessment ?? 0,
             candidate.setting == .outdoors ? 1 : 0,
             candidate.accuracy >= 15 ? 3 : candidate.accuracy >= 11 ? 2 : candidate.accuracy >= 6 ? 1 : 0,
             -(candidate.order / 50),
-            candidate.height >= candidate.width ? 2 : candidate.height * 4 >= candidate.width * 3 ? 1 : 0,
         ]
+    }
+
+    /// How well a `width` x `height` photo fits the screen's class: 2 when a cover crop keeps at least 3/5 of it, 1 at
+    /// least 2/5, else 0.
+    func fit(width: Int, height: Int) -> Int {
+        let kept = self.shape.kept(width: width, height: height)
+        return kept >= 0.6 ? 2 : kept >= 0.4 ? 1 : 0
+    }
+
+    static func isPanorama(width: Int, height: Int) -> Bool {
+        Double(max(width, height)) > Self.panorama * Double(max(1, min(width, height)))
     }
 
     /// How well a photo showing `shown` (nil: nothing says) suits the sky at the place: higher is better.
