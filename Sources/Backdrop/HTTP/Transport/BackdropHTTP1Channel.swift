@@ -51,6 +51,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let bodies = FileBodies()
             let first = FirstRequestHandler(eventLoop: channel.eventLoop)
             try pipeline.addHandler(RequestBytesHandler(timer: timer))
+            try pipeline.addHandler(DrainBeforeClose())
             try pipeline.addHandler(FileBodyHandler(bodies: bodies, sent: { metrics.sentFromFile() }))
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
