@@ -126,6 +126,15 @@ struct PhotoLineTests {
             #expect(answer.status == .ok && json["source"] as? String == "stock")
             #expect(json["phase"] as? String == (atNight ? "night" : json["photoPhase"] as? String), "the stock photo shows the sky: \(json)")
             #expect(json["photoPhase"] as? String == json["phase"] as? String, "\(json)")
+            // A desktop and a phone down the same path: stock of the sky at the place, for their class of screen.
+            let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
+            let shapes = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.photo.id, ScreenShape($0.size)) })
+            for (size, shape) in [("width=1920&height=1080", ScreenShape.landscape), ("width=390&height=844", .portrait)] {
+                let (answer, json) = try await CommonsTests.json(client, "lat=48.8566&lon=2.3522&\(size)")
+                let id = json["photoId"] as? String ?? ""
+                #expect(answer.status == .ok && json["source"] as? String == "stock" && json["orientation"] as? String == shape.rawValue)
+                #expect(shapes[id] == shape && json["photoPhase"] as? String == json["phase"] as? String, "\(size): \(json)")
+            }
         }
     }
 
