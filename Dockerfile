@@ -27,6 +27,8 @@ WORKDIR /app
 COPY --from=build /build/backdrop /app/backdrop
 COPY Public /app/Public
 COPY StockPhotos /app/StockPhotos
+# The zone grid compiled into the binary is ODbL data: its licence and attribution ship with it.
+COPY Licenses /app/Licenses
 COPY config.json /app/config.json
 RUN mkdir -p /app/cache && chown backdrop:backdrop /app/cache
 VOLUME ["/app/cache"]

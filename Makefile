@@ -60,6 +60,8 @@ format:
 test: test-deps
 	$(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
 	$(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
+	$(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
+	$(TEST_VENV)/bin/python Tools/make_time_zones.py --check
 	python3 Tools/face_model.py --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
@@ -118,7 +120,6 @@ test-cluster: static test-deps
 bench-deps: deps
 	@Tools/ensure-packages.sh $(BENCH_PACKAGES) $(CLUSTER_PACKAGES)
 	@[ -x $(BENCH_VENV)/bin/python ] || (python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q -r $(ANCHORS)/requirements.txt)
-	@$(BENCH_VENV)/bin/python -c "import timezonefinder" 2>/dev/null || $(BENCH_VENV)/bin/pip install -q timezonefinder==9.0.0
 
 bench: bench-deps test-deps
 	$(MAKE) --no-print-directory fuzz
@@ -137,7 +138,6 @@ bench: bench-deps test-deps
 	python3 Tests/cli/hostile_clients.py .build/release/backdrop --bench
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos --size 64x64
-	$(BENCH_VENV)/bin/python Benchmarks/solar_time.py
 	$(TEST_VENV)/bin/python Tests/legibility/check_legibility.py .build/release/backdrop $(TEST_OUTPUT) $(ANCHORS)/photos/*.jpg
 
 clean:

@@ -82,6 +82,27 @@ struct CommonsTests {
         #expect(CommonsFile.exactTime("2024-06-21 23:40") == "2024-06-21 23:40:00" && CommonsFile.exactTime("2024-06") == nil)
     }
 
+    /// Issue 50: a category names a phase by how categories are named, never by a word alone.
+    @Test(arguments: [
+        ("Sunsets in Paris", SunPhase?.some(.dusk)), ("Sunsets", .dusk), ("Sunset over the Seine", .dusk), ("Sunset Boulevard", nil),
+        ("Sunset Boulevard at night", .night), ("Alba Iulia", nil), ("Alba Iulia at dawn", .dawn), ("Sunrises in Romania", .dawn),
+        ("Stars on the Hollywood Walk of Fame", nil), ("Night in Paris", .night), ("Eiffel Tower at night", .night),
+        ("Paris by night", .night), ("Night views of Paris", .night), ("Night of the Living Dead", nil), ("Dawn of the Dead", nil),
+        ("Blue hour in Paris", .twilight), ("Blue_hour_in_Prague", .twilight), ("Blue Hour (band)", nil),
+        ("Golden hour in Lisbon", .dusk), ("Twilight (film)", nil), ("Twilight in Venice", .twilight), ("Nightclubs in Paris", nil),
+        ("Dusk", .dusk), ("Sunset Park, Brooklyn", nil), ("Interiors of the Louvre", nil),
+    ])
+    func categoriesNameAPhaseByTheirStructure(category: String, expected: SunPhase?) {
+        #expect(CategoryPhrases.phase([category.lowercased()]) == expected, "\(category)")
+    }
+
+    @Test func mistByTheCategorysStructureAndCategoriesThatDisagreeSayNothing() {
+        #expect(CategoryPhrases.misty(["fog in london"]) && CategoryPhrases.misty(["golden gate bridge in the fog"]))
+        #expect(!CategoryPhrases.misty(["foggy bottom"]) && !CategoryPhrases.misty(["mist falls"]) && !CategoryPhrases.misty(["fog (film)"]))
+        #expect(CategoryPhrases.phase(["sunsets in paris", "paris at night"]) == nil, "a sunset and the night after it")
+        #expect(CategoryPhrases.phase(["sunsets in paris", "sunset over the seine", "seine"]) == .dusk)
+    }
+
     @Test func errorsAndOddAnswers() throws {
         let busy = #"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."},"servedby":"mw1234"}"#
         #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .transient }

@@ -12,7 +12,7 @@ struct CommonsFile {
     let photo: SourcePhoto
     let facts: RankingCandidate
 
-    init?(_ page: CommonsSearchResponse.Page, order: Int, keepOut: KeptOut = KeptOut()) {
+    init?(_ page: CommonsSearchResponse.Page, order: Int, near cell: Geohash, keepOut: KeptOut = KeptOut()) {
         guard let info = page.imageinfo?.first, info.mime == "image/jpeg", let width = info.width, let height = info.height,
             max(width, height) >= CommonsSearchResponse.minimumLongSide, let original = info.url, Self.isWeb(original),
             let pageURL = info.descriptionurl, pageURL.hasPrefix("https://")
@@ -41,10 +41,14 @@ struct CommonsFile {
         let assessment = ["featured", "quality", "valued"].first { assessments.contains($0) }
         let restrictions = names("Restrictions")
         let shown: SunPhase?
-        if let latitude, let longitude, let exact = Self.exactTime(taken) {
-            shown = ShownPhase.phase(taken: exact, latitude: latitude, longitude: longitude) ?? ShownPhase.phase(tags: words)
+        if let exact = Self.exactTime(taken) {
+            // A file with no position was found near the cell's centre: its clock is read there.
+            let centre = cell.centre
+            shown =
+                ShownPhase.phase(taken: exact, latitude: latitude ?? centre.latitude, longitude: longitude ?? centre.longitude)
+                ?? CategoryPhrases.phase(categories)
         } else {
-            shown = ShownPhase.phase(tags: words)
+            shown = CategoryPhrases.phase(categories)
         }
         self.photo = SourcePhoto(
             id: "commons-\(page.pageid)",
@@ -59,7 +63,7 @@ struct CommonsFile {
             sizes: sizes,
             owner: Self.uploader(info),
             shown: shown,
-            misty: ShownPhase.misty(words),
+            misty: CategoryPhrases.misty(categories),
             assessment: assessment
         )
         let indoors = words.contains { ["interior", "interiors", "indoors", "inside"].contains($0) }

@@ -97,6 +97,6 @@ enum CommonsSearchResponse {
             )
         }
         let pages = (answer.query?.pages ?? []).compactMap(\.element).sorted { ($0.index ?? $0.pageid) < ($1.index ?? $1.pageid) }
-        return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order, keepOut: keepOut)?.candidate }
+        return pages.enumerated().compactMap { order, page in CommonsFile(page, order: order, near: cell, keepOut: keepOut)?.candidate }
     }
 }

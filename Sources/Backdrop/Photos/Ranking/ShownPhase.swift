@@ -3,16 +3,17 @@ import Foundation
 /// What a candidate photo shows of the sky, when its facts say: from an exact time taken, else from its tags; nil when
 /// nothing does. The same for Flickr's and any other source's candidates.
 enum ShownPhase {
-    /// The phase at (`latitude`, `longitude`) when a camera clock read `taken` (`YYYY-MM-DD hh:mm:ss`, no zone). The
-    /// clock is taken to keep local mean solar time (UTC plus longitude / 15 hours), which civil time misses by up to
-    /// an hour or two (zones, summer time) and cameras by their own error: a phase that is not the same an hour before
-    /// and after is unknown.
+    /// The phase at (`latitude`, `longitude`) when a camera clock read `taken` (`YYYY-MM-DD hh:mm:ss`, no zone), the
+    /// clock read as civil time there (``CivilClock``: the place's IANA zone, summer time included). Where the reading
+    /// is truly ambiguous (near a border between clocks that differ, in the hour a clock turns back) the phase must be
+    /// the same at every instant it may be, or it is unknown.
     static func phase(taken: String, latitude: Double, longitude: Double) -> SunPhase? {
         guard let wall = Self.seconds(taken) else { return nil }
-        let utc = Date(timeIntervalSince1970: wall - longitude / 15 * 3600)
-        let phases = [-3600.0, 0, 3600].map { SunPhase(latitude: latitude, longitude: longitude, at: utc.addingTimeInterval($0)) }
-        guard phases.allSatisfy({ $0.group == phases[1].group }) else { return nil }
-        return phases[1]
+        let phases = CivilClock.instants(wall: wall, latitude: latitude, longitude: longitude).map {
+            SunPhase(latitude: latitude, longitude: longitude, at: $0)
+        }
+        guard let first = phases.first, phases.allSatisfy({ $0.group == first.group }) else { return nil }
+        return first
     }
 
     /// `YYYY-MM-DD hh:mm:ss` as seconds since 1970 on a clock without zone; nil when it is not that.
@@ -43,7 +44,8 @@ enum ShownPhase {
         return Double(days * 86400 + hour * 3600 + minute * 60 + second)
     }
 
-    /// The phase a photo's tags name (Flickr writes tags in lower case without spaces: `goldenhour`, `bluehour`).
+    /// The phase a photo's tags name (Flickr writes tags in lower case without spaces: `goldenhour`, `bluehour`). Words
+    /// that are as often names are left out (`stars` of the Hollywood Walk of Fame, `alba` of Alba Iulia).
     static func phase(tags: [String]) -> SunPhase? {
         var found = [SunPhase]()
         for tag in tags {
@@ -65,7 +67,7 @@ enum ShownPhase {
     private static let tagged: [String: SunPhase] = {
         var table = [String: SunPhase]()
         for tag in [
-            "night", "nightscape", "nightshot", "nightphotography", "nightsky", "nighttime", "atnight", "bynight", "stars", "starry",
+            "night", "nightscape", "nightshot", "nightphotography", "nightsky", "nighttime", "atnight", "bynight", "starry",
             "starrynight", "startrails", "milkyway", "astrophotography", "astro", "longexposurenight", "cityatnight", "nightlights",
         ] {
             table[tag] = .night
@@ -74,7 +76,7 @@ enum ShownPhase {
         for tag in ["sunset", "sunsets", "dusk", "eveninglight", "coucherdesoleil", "puestadesol", "sonnenuntergang", "tramonto"] {
             table[tag] = .dusk
         }
-        for tag in ["sunrise", "sunrises", "dawn", "daybreak", "morninglight", "leverdesoleil", "amanecer", "sonnenaufgang", "alba"] {
+        for tag in ["sunrise", "sunrises", "dawn", "daybreak", "morninglight", "leverdesoleil", "amanecer", "sonnenaufgang"] {
             table[tag] = .dawn
         }
         for tag in ["goldenhour", "goldenlight", "magichour"] { table[tag] = .dusk }  // dawn or dusk alike: golden
