@@ -178,7 +178,7 @@ struct ClusterTests {
         let results = Self.candidates(photos)
         let choice = CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice
         let ranking = PhotoRanking(phase: SunPhase(cell: Self.cell, window: Self.window))
-        let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv/\(Self.window.index)")
+        let order = ranking.choose(photos.map { RankingCandidate($0, near: Self.cell) }, key: "u09tv", window: Self.window.index)
         #expect(choice.candidates(for: .portrait).map(\.id) == order.prefix(CellChoice.kept).map { photos[$0].sourcePhoto.id })
         #expect(
             choice.photo(variant: 0, shape: .portrait, excluding: Set(choice.candidates(for: .portrait).map(\.id))) == nil

@@ -83,16 +83,19 @@ struct PhotoQualityTests {
     @Test func aPhotoTurnedDownIsReplacedByTheNextCandidate() async throws {
         let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in
             var blurred = flickr.result(id: "53000000001", image: "blurred.jpg")
-            blurred.extras = [("context", "2"), ("accuracy", "16")]  // ranked first: outdoors, placed to a street
-            let sharp = flickr.result(id: "53000000002", image: "photo.jpg")
+            // Ranked first, alone in the window's pool: a portrait for the portrait screens asked for; the sharp one is
+            // a landscape, which a portrait crop keeps 37.5 % of.
+            blurred.extras = [("o_width", "\"4000\""), ("o_height", "\"6000\"")]
+            var sharp = flickr.result(id: "53000000002", image: "photo.jpg")
+            sharp.extras = [("o_width", "\"6000\""), ("o_height", "\"4000\"")]
             return [.json(StandInFlickr.searchJSON([blurred, sharp]))]
         }
         let metrics = BackdropMetrics()
         try await FlickrTests.withBackdrop(answers, configure: FlickrTests.patient, metrics: metrics) { flickr, client, records in
-            let answer = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&\(FlickrTests.small)", source: "flickr")
+            let answer = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=320&height=568", source: "flickr")
             #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53000000002", "the blurred photo was turned down")
             #expect(flickr.downloads.count == 2 && flickr.searches.count == 1)
-            let again = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=320&height=568", source: "flickr")
+            let again = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=360&height=640", source: "flickr")
             #expect(again.headers[BackdropHeaders.photoID] == "flickr-53000000002", "for the rest of the window")
             #expect(records.all.contains { $0.message.contains("photos passed over") })
         }

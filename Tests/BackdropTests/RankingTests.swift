@@ -78,11 +78,11 @@ struct RankingTests {
         let night = Self.candidate("landscape-night", shown: .night, accuracy: 16, order: 0, size: (2048, 1365))
         let candidates = portraits + landscapes + [night]
         for window in 0..<50 {
-            let wide = PhotoRanking(phase: .day, shape: .landscape).choose(candidates, key: "u09tv/\(window)").map { candidates[$0].id }
+            let wide = PhotoRanking(phase: .day, shape: .landscape).choose(candidates, key: "u09tv", window: Int64(window)).map { candidates[$0].id }
             #expect(wide[0].hasPrefix("landscape") && wide[0] != "landscape-night", "window \(window): \(wide)")
             #expect(Array(wide.prefix(3)).allSatisfy { $0.hasPrefix("landscape") }, "the landscape ones, then the rest: \(wide)")
             #expect(wide.last == "landscape-night", "the sky still comes first: \(wide)")
-            let tall = PhotoRanking(phase: .day, shape: .portrait).choose(candidates, key: "u09tv/\(window)").map { candidates[$0].id }
+            let tall = PhotoRanking(phase: .day, shape: .portrait).choose(candidates, key: "u09tv", window: Int64(window)).map { candidates[$0].id }
             #expect(tall[0].hasPrefix("portrait"), "window \(window): a phone gets a portrait photo: \(tall)")
         }
         // A square screen: a 3:2 photo keeps 2/3 of itself, a 16:9 one 56 %.
@@ -101,7 +101,10 @@ struct RankingTests {
         let ranked = PhotoRanking(phase: .day, shape: .landscape).rank(candidates).map { candidates[$0].id }
         #expect(ranked == ["large", "small", "night", "indoors", "panorama"], "\(ranked)")
         #expect(ScreenShape.landscape.enlargement(width: 800, height: 533) > PhotoRanking.largestEnlargement)
-        #expect(ScreenShape.landscape.enlargement(width: 1024, height: 683) <= PhotoRanking.largestEnlargement, "Flickr's 1024-px large size is enough")
+        #expect(
+            ScreenShape.landscape.enlargement(width: 1024, height: 683) <= PhotoRanking.largestEnlargement,
+            "Flickr's 1024-px large size is enough"
+        )
     }
 
     @Test func noOwnerTakesMoreThanTwoOfTheBest() {
@@ -111,22 +114,66 @@ struct RankingTests {
         let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
         #expect(Array(ranked.prefix(5)) == ["burst0", "burst1", "other0", "other1", "other2"], "\(ranked)")
         for window in 0..<50 {
-            let order = PhotoRanking(phase: .day).choose(candidates, key: "u09tv/\(window)")
+            let order = PhotoRanking(phase: .day).choose(candidates, key: "u09tv", window: Int64(window))
             #expect(order.prefix(5).filter { candidates[$0].owner == "one" }.count <= 2, "window \(window)")
             #expect(Set(order).count == candidates.count, "every candidate once")
         }
     }
 
-    @Test func theHashPicksAmongTheBestFewSoWindowsChange() {
+    /// Issue 50: a day goes through the whole pool before any repeats, never the previous window's photo, the same in
+    /// every process; one owner's photos taken minutes apart count once.
+    @Test func windowsGoThroughTheWholePoolBeforeAnyRepeats() {
         let candidates = (0..<20).map { Self.candidate("p\($0)", shown: $0 < 8 ? .night : .day, order: $0) }
-        var chosen = Set<String>()
-        for window in 0..<40 {
-            let first = candidates[PhotoRanking(phase: .night).choose(candidates, key: "u09tv/\(window)")[0]]
-            #expect(first.shown == .night && first.order < PhotoRanking.poolSize, "only the best few of the right sky: \(first.id)")
-            chosen.insert(first.id)
+        let start: Int64 = 1_971_000  // a window in 2026, at a pass boundary of 8
+        var previous: String?
+        for window in start..<(start + 3 * 96) {
+            let first = candidates[PhotoRanking(phase: .night).choose(candidates, key: "u09tv", window: window)[0]]
+            #expect(first.shown == .night, "only the right sky: \(first.id)")
+            #expect(first.id != previous, "window \(window) repeats the previous one's photo")
+            previous = first.id
         }
-        #expect(chosen.count == PhotoRanking.poolSize, "consecutive windows change: \(chosen.sorted())")
-        #expect(PhotoRanking(phase: .night).choose(candidates, key: "a") == PhotoRanking(phase: .night).choose(candidates, key: "a"))
+        for pass in 0..<36 {
+            let windows = (0..<8).map { start + Int64(pass * 8 + $0) }
+            let shown = Set(windows.map { candidates[PhotoRanking(phase: .night).choose(candidates, key: "u09tv", window: $0)[0]].id })
+            #expect(shown.count == 8, "pass \(pass) shows every night photo once: \(shown.sorted())")
+        }
+        #expect(
+            PhotoRanking(phase: .night).choose(candidates, key: "a", window: 7) == PhotoRanking(phase: .night).choose(candidates, key: "a", window: 7)
+        )
+    }
+
+    @Test func noPoolOfTwoOrMoreRepeatsThePreviousWindowAnywhere() {
+        var repeats = 0
+        var changes = 0
+        for count in 2...16 {
+            for cell in 0..<60 {
+                var previous = PhotoChoice.index(key: "cell\(cell)", window: 1_970_000, count: count)
+                for window in Int64(1_970_001)...Int64(1_970_000 + 96) {
+                    let next = PhotoChoice.index(key: "cell\(cell)", window: window, count: count)
+                    repeats += next == previous ? 1 : 0
+                    changes += 1
+                    previous = next
+                }
+            }
+        }
+        #expect(changes == 15 * 60 * 96 && repeats == 0, "\(repeats) of \(changes) window changes repeat the photo")
+    }
+
+    @Test func oneOwnersPhotosMinutesApartAreOneTurn() {
+        func photo(_ id: String, owner: String, taken: Double) -> RankingCandidate {
+            var candidate = Self.candidate(id, owner: owner, shown: .day)
+            candidate.taken = taken
+            return candidate
+        }
+        // Two of one owner 3 minutes apart (one scene), two of another 3 hours apart (two scenes), one more.
+        let candidates = [
+            photo("a1", owner: "a", taken: 1_000_000), photo("a2", owner: "a", taken: 1_000_180),
+            photo("b1", owner: "b", taken: 1_000_000), photo("b2", owner: "b", taken: 1_010_800), photo("c", owner: "c", taken: 0),
+        ]
+        let chosen = Set((0..<40).map { candidates[PhotoRanking(phase: .day).choose(candidates, key: "u09tv", window: Int64($0))[0]].id })
+        #expect(chosen == ["a1", "b1", "b2", "c"], "\(chosen.sorted())")
+        #expect(PhotoRanking.isNearDuplicate(candidates[0], candidates[1]) && !PhotoRanking.isNearDuplicate(candidates[2], candidates[3]))
+        #expect(!PhotoRanking.isNearDuplicate(Self.candidate("x", owner: "a"), Self.candidate("y", owner: "a")), "no clock: not known")
     }
 
     @Test func whatACandidateShows() throws {

@@ -48,16 +48,30 @@ struct VariantTests {
         }
     }
 
-    @Test func consecutiveWindowsAtNightTakeTurnsAmongTheNightPhotos() async throws {
-        let seen = Mutex(Set<String>())
-        for window in 0..<4 {
-            try await Self.withStock(at: try Self.date(Self.night).addingTimeInterval(Double(window) * 900)) { client in
-                let json = try await Self.json(client, "\(Self.paris)&width=64&height=64")
-                #expect(json["photoPhase"] as? String == "night")
-                _ = seen.withLock { $0.insert(json["photoId"] as? String ?? "") }
+    @Test func consecutiveWindowsTakeTurnsAmongTheStockPhotosOfTheSkyAndClass() async throws {
+        let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
+        let shapes = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.photo.id, ScreenShape($0.size)) })
+        // By day a desktop has four landscapes: consecutive windows never repeat one, and every one is a landscape.
+        let ids = Mutex([String]())
+        for window in 0..<6 {
+            try await Self.withStock(at: try Self.date(Self.noon).addingTimeInterval(Double(window) * 900)) { client in
+                let json = try await Self.json(client, "\(Self.paris)&width=1920&height=1080")
+                let id = json["photoId"] as? String ?? ""
+                #expect(json["photoPhase"] as? String == "day" && shapes[id] == .landscape, "window \(window): \(id)")
+                ids.withLock { $0.append(id) }
             }
         }
-        #expect(seen.withLock { $0 } == ["stock-009", "stock-022"], "a near-square screen: both night photos fit it alike")
+        let shown = ids.withLock { $0 }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 }, "consecutive windows repeat: \(shown)")
+        #expect(Set(shown).count >= 4, "\(shown)")
+        // At night a near-square screen gets the night photo a square crop keeps most of (16:10 keeps 62.5 %, 9:16
+        // 56 %): the landscape, each window.
+        for window in 0..<2 {
+            try await Self.withStock(at: try Self.date(Self.night).addingTimeInterval(Double(window) * 900)) { client in
+                let json = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                #expect(json["photoPhase"] as? String == "night" && json["photoId"] as? String == "stock-022")
+            }
+        }
     }
 
     // MARK: - variant

@@ -49,10 +49,10 @@ package final class StockPhotoSource: Sendable {
     }
 
     /// `photos` (of `sizes`) in the order `place` gets them in `window` on a screen of `shape`: those whose sky is
-    /// nearest the sky at the place now (all of them without a location) and, among those, that a cover crop to the
-    /// screen's class keeps at least 2/5 of (``PhotoRanking/fit(width:height:)``: a landscape on a phone does not; a
-    /// small library turns among all the others, for variety), starting at the place's turn so that consecutive windows differ
-    /// (``PhotoChoice``); then the others, nearest and best fitting first.
+    /// nearest the sky at the place now (all of them without a location) and, among those, that fit the screen's class
+    /// best (``PhotoRanking/fit(width:height:)``: a portrait on a phone, a landscape on a desktop), starting at the
+    /// place's turn (``PhotoChoice``: the whole pool before any repeats, never the previous window's); then the others,
+    /// nearest and best fitting first.
     static func order(_ photos: [SourcePhoto], sizes: [PixelSize], place: Place, window: TimeWindow, shape: ScreenShape) -> [SourcePhoto] {
         var pool = photos
         var rest = [SourcePhoto]()
@@ -60,7 +60,7 @@ package final class StockPhotoSource: Sendable {
             let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
             let ranking = PhotoRanking(phase: phase ?? .day, shape: shape)
             let score = photos.indices.map {
-                [phase == nil ? 0 : ranking.skyMatch(photos[$0].shown), min(1, ranking.fit(width: sizes[$0].width, height: sizes[$0].height))]
+                [phase == nil ? 0 : ranking.skyMatch(photos[$0].shown), ranking.fit(width: sizes[$0].width, height: sizes[$0].height)]
             }
             let nearest = photos.indices.sorted { score[$0] != score[$1] ? score[$1].lexicographicallyPrecedes(score[$0]) : $0 < $1 }
             pool = nearest.filter { score[$0] == score[nearest[0]] }.map { photos[$0] }

@@ -78,7 +78,8 @@ struct CommonsFile {
             width: width,
             height: height,
             assessment: assessment.map { ["valued": 1, "quality": 2, "featured": 3][$0] ?? 0 },
-            people: restrictions.contains("personality") ? true : nil
+            people: restrictions.contains("personality") ? true : nil,
+            taken: Self.exactTime(taken).flatMap(ShownPhase.seconds)
         )
     }
 

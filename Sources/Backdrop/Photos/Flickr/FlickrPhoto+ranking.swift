@@ -16,7 +16,8 @@ extension RankingCandidate {
             accuracy: facts.accuracy,
             order: facts.order,
             width: facts.originalWidth ?? largest?.width ?? 0,
-            height: facts.originalHeight ?? largest?.height ?? 0
+            height: facts.originalHeight ?? largest?.height ?? 0,
+            taken: facts.exactTaken.flatMap(ShownPhase.seconds)
         )
     }
 }

@@ -51,7 +51,7 @@ package struct CellChoice: Sendable, Equatable {
         var scores = [ScreenShape: [Int]]()
         for shape in ScreenShape.allCases {
             let ranking = PhotoRanking(phase: phase, shape: shape)
-            let order = ranking.choose(facts, key: "\(cell.value)/\(window.index)")
+            let order = ranking.choose(facts, key: cell.value, window: window.index)
             orders[shape] = order.prefix(Self.kept).map { allowed[$0].photo.chosen(for: phase) }
             scores[shape] = order.first.map { ranking.score(facts[$0]) }
         }

@@ -18,6 +18,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     var assessment: Int? = nil
     /// Whether the source says it shows identifiable people (Commons' personality rights).
     var people: Bool? = nil
+    /// When it was taken, as seconds on the camera's zone-less clock (``ShownPhase/seconds(_:)``); nil when not exact.
+    var taken: Double? = nil
 }
 
 /// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process: one
@@ -36,10 +38,11 @@ struct RankingCandidate: Sendable, Codable, Equatable {
 /// 9. placed to a street, a city, a region, or not at all;
 /// 10. the source's own order (Flickr's interestingness), by fifties;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The stable hash of cell and window then picks the first among the best ``poolSize`` equal on terms 1 to 7, so that
-/// consecutive windows still change and a better photo is never rotated out for a worse one: a landscape screen never
-/// gets a portrait photo while a landscape one of the same standing exists. The rest follow in order (the
-/// replacements if a photo proves unusable).
+/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7, photos one owner took
+/// within ten minutes counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
+/// window's), so a better photo is never rotated out for a worse one: a landscape screen never gets a portrait photo
+/// while a landscape one of the same standing exists. The rest follow in order (the replacements if a photo proves
+/// unusable).
 struct PhotoRanking: Sendable {
     let phase: SunPhase
     let shape: ScreenShape
@@ -50,7 +53,10 @@ struct PhotoRanking: Sendable {
     }
 
     static let perOwner = 2
-    static let poolSize = 5
+    /// The most photos a pool takes turns among: as many as a class keeps (``CellChoice/kept``).
+    static let poolSize = 16
+    /// Photos one owner took this close together (seconds) are near-duplicates.
+    static let burst = 600.0
     /// The terms the window's rotation keeps equal: panorama, setting, sky, people, fit, size and assessment.
     static let poolTerms = 7
     /// A photo's long side over its short side beyond which it is a panorama.
@@ -58,13 +64,24 @@ struct PhotoRanking: Sendable {
     /// The most a photo is enlarged to cover the class's reference screen while a larger one of the same standing exists.
     static let largestEnlargement = 2.0
 
-    /// The candidates' indices, the chosen one first.
-    func choose(_ candidates: [RankingCandidate], key: String) -> [Int] {
+    /// The candidates' indices, the chosen one first: window number `window` of place `key` takes its turn in the
+    /// pool (``PhotoChoice``), the best equal on terms 1 to 7, near-duplicates counted once (``isNearDuplicate``).
+    func choose(_ candidates: [RankingCandidate], key: String, window: Int64) -> [Int] {
         let (first, later, scores) = self.ranked(candidates)
         guard let best = first.first else { return [] }
-        let pool = first.prefix { scores[$0].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) }.prefix(Self.poolSize)
-        let pick = pool[pool.startIndex + Int(StableHash.of(key) % UInt64(pool.count))]
+        var pool = [Int]()
+        for index in first where scores[index].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) {
+            guard pool.count < Self.poolSize else { break }
+            if !pool.contains(where: { Self.isNearDuplicate(candidates[$0], candidates[index]) }) { pool.append(index) }
+        }
+        let pick = pool[PhotoChoice.index(key: key, window: window, count: pool.count)]
         return [pick] + (first + later).filter { $0 != pick }
+    }
+
+    /// Two photos one owner took within ``burst`` seconds of each other by the camera's clock: one scene, one turn.
+    static func isNearDuplicate(_ a: RankingCandidate, _ b: RankingCandidate) -> Bool {
+        guard a.owner == b.owner, let first = a.taken, let second = b.taken else { return false }
+        return abs(first - second) <= Self.burst
     }
 
     /// The best of each owner (``perOwner`` at most), best first; then every owner's others; and every candidate's score.
