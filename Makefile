@@ -134,6 +134,7 @@ bench: bench-deps test-deps
 	python3 Benchmarks/tracing.py --backdrop .build/release/backdrop
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 	python3 Benchmarks/cache_flood.py --backdrop .build/release/backdrop
+	$(BENCH_VENV)/bin/python Benchmarks/density.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	python3 Benchmarks/memory.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	python3 Tests/cli/hostile_clients.py .build/release/backdrop --bench
 	python3 Benchmarks/cluster.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos

@@ -1,6 +1,6 @@
 // Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
 //
-// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking] PHOTO.jpg...
+// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking | --density] PHOTO.jpg...
 // Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
 // blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
 // (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
@@ -21,6 +21,7 @@ struct Arguments {
     var photos: [String] = []
     var formats = false
     var avifStudy = false
+    var density = false
     var ranking = false
 
     init(_ list: [String]) {
@@ -31,6 +32,7 @@ struct Arguments {
             case "--out": self.out = iterator.next() ?? self.out
             case "--formats": self.formats = true
             case "--avif-study": self.avifStudy = true
+            case "--density": self.density = true
             case "--ranking": self.ranking = true
             default: self.photos.append(argument)
             }
@@ -175,6 +177,11 @@ let alternatives: [PNGLab] = [
 
 if arguments.ranking {
     try benchRanking(arguments.photos, runs: arguments.runs)
+    exit(0)
+}
+
+if arguments.density {
+    try benchDensity(arguments.photos, out: arguments.out)
     exit(0)
 }
 

@@ -6,11 +6,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
 
-def browser(deny_location=False):
+def browser(deny_location=False, scale=1):
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844",
-                     "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions"):
+                     f"--force-device-scale-factor={scale}", "--no-first-run", "--disable-extensions"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     if deny_location:

@@ -10,6 +10,8 @@ see other_origin.py. Saves screenshots at scroll 0, 40 and 80 of both pages into
 """
 import json
 import os
+
+from PIL import Image, ImageStat
 import urllib.request
 import sys
 
@@ -148,12 +150,50 @@ def commons_credit(driver, server, output):
     check("no console errors with Commons", not errors, str(errors))
 
 
+def image_set_background(driver, server, output):
+    """`/background.json`'s `imageSet` as a plain CSS background (no component): Chromium takes the AVIF at its own
+    density, which decodes, and paints the photo."""
+    ratio = driver.execute_script("return devicePixelRatio")
+    driver.get(server.base + "/health")
+    info = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/background.json?lat=48.8566&lon=2.3522&width=390&height=844', {headers: {Accept: 'application/json'}})
+          .then((r) => r.json()).then(done, (e) => done(String(e)));""")
+    css = info["images"]["imageSet"]["sharp"] if isinstance(info, dict) else str(info)
+    check("the JSON gives an image-set() of AVIF, WebP and JPEG", css.startswith('image-set(url("/background?') and 'type("image/avif") 2x' in css
+          and 'type("image/webp") 1x' in css and 'type("image/jpeg") 1.5x' in css, css[:160])
+    driver.execute_script("""
+        document.body.innerHTML = '';
+        const box = document.createElement('div');
+        box.id = 'hero';
+        box.style.cssText = 'position:fixed;inset:0;background:#123 center / cover no-repeat';
+        box.style.backgroundImage = arguments[0];
+        document.body.append(box);""", css)
+    loaded = wait_for(driver, """
+        const e = performance.getEntriesByType('resource').find((e) => e.name.includes('/background?'));
+        return e && e.responseEnd > 0 && [e.name, e.encodedBodySize, e.responseStatus];""", 60)
+    name, size, status = loaded if loaded else ("", 0, 0)
+    density = "" if ratio == 1 else f"&dpr={ratio:g}"
+    check(f"Chromium at {ratio:g}x loads the AVIF at its density", "format=avif" in name and "blur=0&width=390&height=844" + density + "&" in name
+          and size > 1000 and status == 200, f"({name}, {size}, {status})")
+    painted = driver.execute_script("return getComputedStyle(document.getElementById('hero')).backgroundImage")
+    shot = os.path.join(output, f"image-set-{ratio:g}x.png")
+    driver.save_screenshot(shot)
+    with Image.open(shot) as image:
+        spread = ImageStat.Stat(image.convert("L")).stddev[0]
+    check("and paints the photo as the background", painted.startswith("image-set(") and spread > 10, f"({painted[:60]}, spread {spread:.1f})")
+    # (The /health page the test starts from has no favicon: the browser's own request for one is not the test's.)
+    errors = [e for e in console_errors(driver) if "favicon.ico" not in e["message"]]
+    check("no console errors with image-set()", not errors, str(errors))
+
+
 def main():
     binary, output = sys.argv[1], sys.argv[2]
     os.makedirs(output, exist_ok=True)
     print("browser: the demo page in headless Chromium")
     with BackdropServer(binary, log=os.path.join(output, "backdrop-browser.log")) as server:
-        for part, options in ((demo_page, {}), (denied_location, {"deny_location": True})):
+        for part, options in ((demo_page, {}), (denied_location, {"deny_location": True}), (image_set_background, {}),
+                              (image_set_background, {"scale": 2})):
             driver = browser(**options)
             try:
                 run_part(part, driver, server, output)

@@ -27,7 +27,8 @@ public struct BackdropClient: Sendable {
     }
 
     /// The background `place` gets in the current window, its image URLs sized for a view of `size` points on a
-    /// screen of `scale` pixels a point (within the API's limits, see ``PixelSize``), in the light effect's `style`;
+    /// screen of `scale` pixels a point (within the API's limits, see ``PixelSize``: asked as points and `dpr` when
+    /// the scale is 1.5, 2 or 3), in the light effect's `style`;
     /// `variant` N (0 to 9) asks for the N-th of the place's photos instead of the chosen one; `crop` `.centre` crops
     /// at the photo's centre instead of around its subject.
     public func background(
@@ -57,9 +58,10 @@ public struct BackdropClient: Sendable {
     ) async throws(BackdropError) -> Background {
         let query =
             place.queryItems + (variant != 0 ? [URLQueryItem(name: "variant", value: String(variant))] : []) + [
-                URLQueryItem(name: "width", value: String(pixels.width)),
-                URLQueryItem(name: "height", value: String(pixels.height)),
-                URLQueryItem(name: "style", value: style.rawValue),
+                URLQueryItem(name: "width", value: String(pixels.query.width)),
+                URLQueryItem(name: "height", value: String(pixels.query.height)),
+            ] + (pixels.query.dpr.map { [URLQueryItem(name: "dpr", value: $0)] } ?? []) + [
+                URLQueryItem(name: "style", value: style.rawValue)
             ] + (crop != .attention ? [URLQueryItem(name: "crop", value: crop.rawValue)] : [])
         var request = URLRequest(url: try self.url("/background.json", query: query))
         request.setValue((["application/json"] + self.formats.map(\.mediaType)).joined(separator: ", "), forHTTPHeaderField: "Accept")

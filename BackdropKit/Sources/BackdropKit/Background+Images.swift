@@ -59,11 +59,14 @@ extension Background {
         let sharp: String
         let blurred: String
         let formats: [String: Pair]
+        /// Each layer as a CSS `image-set()` of AVIF, WebP and JPEG at 1x to 3x, with paths relative to the service:
+        /// for a web view's CSS (``imageSet(_:)`` makes them absolute).
+        let imageSet: Pair
         /// The service's URL, which the JSON's URLs are relative to (set by ``Background/decode(_:baseURL:receivedAt:)``).
         var baseURL: URL?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case format, sharp, blurred, blurredPreview, thumbHash, blurHash, color, formats
+            case format, sharp, blurred, blurredPreview, thumbHash, blurHash, color, formats, imageSet
         }
 
         public init(from decoder: any Decoder) throws {
@@ -76,6 +79,8 @@ extension Background {
             self.blurHash = try container.decode(String.self, forKey: .blurHash)
             self.color = try container.decode(BackdropColor.self, forKey: .color)
             self.formats = try container.decode([String: Pair].self, forKey: .formats)
+            // A service from before `dpr` sends none: the sets are then empty.
+            self.imageSet = try container.decodeIfPresent(Pair.self, forKey: .imageSet) ?? Pair(sharp: "", blurred: "")
             guard let missing = ImageFormat.allCases.first(where: { self.formats[$0.rawValue] == nil }) else { return }
             throw DecodingError.dataCorruptedError(forKey: .formats, in: container, debugDescription: "no \(missing.rawValue) URLs")
         }
@@ -95,6 +100,15 @@ extension Background {
         /// The cell URL of `layer` in ``format``.
         public func url(_ layer: Layer) -> URL {
             self.url(layer, format: self.format)
+        }
+
+        /// `layer` as a CSS `image-set()` value whose URLs are absolute (on the service), for a web view's page; empty
+        /// from a service older than `dpr`.
+        public func imageSet(_ layer: Layer) -> String {
+            let set = layer == .sharp ? self.imageSet.sharp : self.imageSet.blurred
+            guard let root = URL(string: "/", relativeTo: self.baseURL)?.absoluteString, root.hasPrefix("http") else { return set }
+            let origin = String(root.dropLast())
+            return set.replacingOccurrences(of: "url(\"/background?", with: "url(\"\(origin)/background?")
         }
 
         private func resolve(_ path: String) -> URL {

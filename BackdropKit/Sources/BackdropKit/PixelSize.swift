@@ -9,6 +9,10 @@ public struct PixelSize: Sendable, Hashable {
 
     public let width: Int
     public let height: Int
+    /// What the request says: the size in points with `dpr` when the scale is one Backdrop takes (1.5, 2 or 3), the
+    /// points are whole and their pixels fit the limits as they are (Backdrop then lowers the lossy formats' quality
+    /// for the denser screen); else the pixels, at density 1.
+    let query: (width: Int, height: Int, dpr: String?)
 
     /// `width` x `height` pixels, brought within the limits.
     public init(width: Int, height: Int) {
@@ -30,5 +34,26 @@ public struct PixelSize: Sendable, Hashable {
         let roundedHeight = min(Self.maxSide, max(1, Int(h.rounded())))
         self.width = roundedWidth
         self.height = roundedWidth * roundedHeight > Self.maxPixels ? Self.maxPixels / roundedWidth : roundedHeight
+        let densities: [Double: String] = [1.5: "1.5", 2: "2", 3: "3"]
+        if let dpr = densities[scale], width.rounded() == width, height.rounded() == height,
+            Int((width * scale).rounded()) == self.width, Int((height * scale).rounded()) == self.height
+        {
+            self.query = (Int(width), Int(height), dpr)
+        } else {
+            self.query = (self.width, self.height, nil)
+        }
+    }
+
+    public static func == (a: PixelSize, b: PixelSize) -> Bool {
+        a.width == b.width && a.height == b.height && a.query.width == b.query.width && a.query.height == b.query.height
+            && a.query.dpr == b.query.dpr
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.width)
+        hasher.combine(self.height)
+        hasher.combine(self.query.width)
+        hasher.combine(self.query.height)
+        hasher.combine(self.query.dpr)
     }
 }

@@ -42,6 +42,24 @@ struct LiveTests {
         #expect(size.width == 945 && size.height == 2048)
     }
 
+    /// Issue 50: a scale Backdrop takes (1.5, 2, 3) is asked as points and `dpr`, and the images are that many
+    /// pixels; the CSS image-set() comes with absolute URLs for a web view.
+    @Test func aScaleOfTwoIsAskedAsDprAndTheImageSetIsAbsolute() async throws {
+        let background = try await self.client.background(at: self.paris, size: CGSize(width: 390, height: 844), scale: 2)
+        let url = background.images.url(.sharp, format: .png)
+        #expect(url.query?.contains("width=390&height=844&dpr=2&") == true, "\(url)")
+        let image = try await self.client.image(at: url)
+        let size = try #require(ImageHeader.size(image.data))
+        #expect(size.width == 780 && size.height == 1688)
+        let set = background.images.imageSet(.sharp)
+        let origin = Environment.backdrop?.absoluteString.trimmingCharacters(in: ["/"]) ?? "-"
+        #expect(
+            set.hasPrefix("image-set(url(\"\(origin)/background?cell=u09tv&blur=0&width=390&height=844&format=avif\") type(\"image/avif\") 1x"),
+            "\(set)"
+        )
+        #expect(set.contains("dpr=2&format=jpeg\") type(\"image/jpeg\") 2x"), "\(set)")
+    }
+
     @Test func eachFormatsURLAnswersThatFormat() async throws {
         let background = try await self.client.background(at: self.paris, pixels: PixelSize(width: 320, height: 568), style: .dark)
         for format in ImageFormat.allCases {

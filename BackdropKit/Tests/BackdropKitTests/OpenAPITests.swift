@@ -104,7 +104,7 @@ struct OpenAPITests {
         let info = try self.object(["paths", "/background.json", "get"])
         let parameters = try #require(info["parameters"] as? [Object]).compactMap { ($0["$ref"] as? String)?.split(separator: "/").last }
         #expect(
-            Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "style", "crop", "accept"],
+            Set(parameters.map(String.init)) == ["lat", "lon", "cell", "variant", "width", "height", "dpr", "style", "crop", "accept"],
             "what the client sends"
         )
         let crop = try self.object(["components", "parameters", "crop", "schema"])

@@ -30,6 +30,8 @@ struct RenderedImageKey: Sendable, Hashable {
 
     /// The disk cache key: a geohash, numbers, values from fixed sets, and a photo id of digits (checked when parsed).
     var diskKey: String {
+        // A density other than 1 adds `/dprN` (its quality differs at the same size); keys from before `dpr` still hold.
         "render/\(self.place.key)/\(self.window.index)/\(self.photo.id)/\(self.spec.size)/\(self.spec.style.rawValue)/\(self.spec.blurHundredths)/\(self.spec.format.rawValue)/\(self.spec.crop.rawValue)"
+            + (self.spec.density == .x1 ? "" : "/dpr\(self.spec.density.rawValue)")
     }
 }

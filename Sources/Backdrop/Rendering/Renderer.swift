@@ -37,7 +37,8 @@ struct Renderer: Sendable {
 
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
         let (prepared, admitted) = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
-        let encoders = self.encoders
+        // Lossy quality falls as density rises (``Density``).
+        let encoders = self.encoders.at(spec.density)
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
         return try await withRequestSpan("image.encode") { span in
             span.attributes["backdrop.format"] = spec.format.rawValue

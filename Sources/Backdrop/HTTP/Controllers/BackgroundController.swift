@@ -113,7 +113,10 @@ package struct BackgroundController: Sendable {
     }
 
     @Sendable func backgroundInfo(_ request: Request, context: some RemoteAddressRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: ["lat", "lon", "cell", "variant", "width", "height", "style", "crop"])
+        let parameters = try QueryParameters(
+            request.uri.query,
+            allowed: ["lat", "lon", "cell", "variant", "width", "height", "dpr", "style", "crop"]
+        )
         let place = try BackgroundQuery.place(parameters, coordinate: try BackgroundQuery.coordinate(parameters), precision: self.geohashPrecision)
         let variant = try BackgroundQuery.variant(parameters)
         let spec = try BackgroundQuery.spec(parameters, defaults: self.defaults)
@@ -132,13 +135,10 @@ package struct BackgroundController: Sendable {
         let photo = preview.photo
         // The JSON itself is always acceptable; its image URLs take the format its Accept prefers (PNG by default).
         let format = FormatNegotiation.choose(accept: request.headers[.accept]) ?? .png
-        let images = BackgroundInfo.Images(format: format, preview: preview) { format, blur in
-            CellURL.path(
-                place: place,
-                variant: variant,
-                spec: spec.with(blurHundredths: blur).with(format: format),
-                defaults: self.defaults
-            )
+        let images = BackgroundInfo.Images(format: format, preview: preview, density: spec.density) { format, blur, density in
+            let render = spec.with(density: density)
+            guard BackgroundLimits.allows(render.size) else { return nil }
+            return CellURL.path(place: place, variant: variant, spec: render.with(blurHundredths: blur).with(format: format), defaults: self.defaults)
         }
         RequestFacts.record(photo: photo, place: place)
         var headers = BackdropHeaders.attribution(of: photo, place: place)

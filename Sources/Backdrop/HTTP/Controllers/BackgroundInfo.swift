@@ -38,20 +38,36 @@ struct BackgroundInfo: Encodable {
         let color: String
         /// Keyed by format name.
         let formats: [String: Pair]
+        /// Each layer as a CSS `image-set()`: AVIF, WebP and JPEG (each with its `type()`) at every density from 1 to
+        /// 3 within the size limits, for a plain CSS background that picks density and format without JavaScript.
+        let imageSet: Pair
 
-        init(format: OutputFormat, preview: BlurredPreview, url: (OutputFormat, Int) -> String) {
+        init(format: OutputFormat, preview: BlurredPreview, density: Density, url: (OutputFormat, Int, Density) -> String?) {
             self.format = format
-            self.sharp = url(format, 0)
-            self.blurred = url(format, 100)
+            self.sharp = url(format, 0, density) ?? ""
+            self.blurred = url(format, 100, density) ?? ""
+            self.imageSet = Pair(sharp: Self.imageSet(blur: 0, url: url), blurred: Self.imageSet(blur: 100, url: url))
             self.blurredPreview = Preview(uri: preview.dataURI, width: preview.size.width, height: preview.size.height)
             self.thumbHash = preview.placeholders.thumbHash
             self.blurHash = preview.placeholders.blurHash
             self.color = preview.placeholders.color
             self.formats = Dictionary(
                 uniqueKeysWithValues: OutputFormat.allCases.map {
-                    ($0.rawValue, Pair(sharp: url($0, 0), blurred: url($0, 100)))
+                    ($0.rawValue, Pair(sharp: url($0, 0, density) ?? "", blurred: url($0, 100, density) ?? ""))
                 }
             )
+        }
+
+        /// `image-set(url("…") type("image/avif") 1x, …)` of the layer at `blur`, formats in order of preference.
+        static func imageSet(blur: Int, url: (OutputFormat, Int, Density) -> String?) -> String {
+            var options = [String]()
+            for format in [OutputFormat.avif, .webp, .jpeg] {
+                for density in Density.allCases {
+                    guard let path = url(format, blur, density) else { continue }
+                    options.append("url(\"\(path)\") type(\"\(format.mediaType)\") \(density.rawValue)x")
+                }
+            }
+            return "image-set(" + options.joined(separator: ", ") + ")"
         }
     }
 

@@ -15,7 +15,7 @@ struct BackgroundQuery: Sendable, Equatable {
     /// Which of the place's photos: 0 (the default) is the chosen one, N the N-th of its order (``PhotoVariants``).
     package let variant: Int
 
-    static let names: Set<String> = ["lat", "lon", "cell", "variant", "blur", "width", "height", "style", "format", "crop"]
+    static let names: Set<String> = ["lat", "lon", "cell", "variant", "blur", "width", "height", "dpr", "style", "format", "crop"]
 
     package init(query: String?, defaults: RenderSpec, precision: Int) throws(APIError) {
         let parameters = try QueryParameters(query, allowed: Self.names)
@@ -30,8 +30,8 @@ struct BackgroundQuery: Sendable, Equatable {
     /// The render asked for, in `format`: `format`'s if given, else what `Accept` negotiated.
     func spec(in format: OutputFormat) -> RenderSpec { self.render.with(format: format) }
 
-    /// `blur`, `width`, `height`, `style` and `crop`, each defaulting to the service's; the format is the defaults'
-    /// until a caller gives its own.
+    /// `blur`, `width`, `height`, `dpr`, `style` and `crop`, each defaulting to the service's; the format is the
+    /// defaults' until a caller gives its own. `width` and `height` are CSS pixels, multiplied by `dpr`.
     static func spec(_ parameters: QueryParameters, defaults: RenderSpec) throws(APIError) -> RenderSpec {
         var blur = defaults.blurHundredths
         if let text = parameters["blur"] {
@@ -47,6 +47,16 @@ struct BackgroundQuery: Sendable, Equatable {
                 "width x height must be at most \(BackgroundLimits.maxPixels) pixels, got \(width)x\(height)"
             )
         }
+        let density = try Self.density(parameters)
+        if density != .x1 {
+            let size = PixelSize(width: density.pixels(width), height: density.pixels(height))
+            guard BackgroundLimits.allows(size) else {
+                throw .badParameter(
+                    "dpr",
+                    "width and height times dpr must each be at most \(BackgroundLimits.sideRange.upperBound) and together at most \(BackgroundLimits.maxPixels) pixels, got \(size.width)x\(size.height)"
+                )
+            }
+        }
         var style = defaults.style
         if let text = parameters["style"] {
             guard let value = EffectStyle(rawValue: text) else {
@@ -54,7 +64,22 @@ struct BackgroundQuery: Sendable, Equatable {
             }
             style = value
         }
-        return RenderSpec(size: PixelSize(width: width, height: height), style: style, blurHundredths: blur, crop: try Self.crop(parameters))
+        return RenderSpec(
+            css: PixelSize(width: width, height: height),
+            density: density,
+            style: style,
+            blurHundredths: blur,
+            crop: try Self.crop(parameters)
+        )
+    }
+
+    /// `dpr`: 1 (the default), 1.5, 2 or 3.
+    static func density(_ parameters: QueryParameters) throws(APIError) -> Density {
+        guard let text = parameters["dpr"] else { return .x1 }
+        guard let density = Density(parameter: text) else {
+            throw .badParameter("dpr", "must be one of 1, 1.5, 2, 3, got \"\(String(text.prefix(32)))\"")
+        }
+        return density
     }
 
     /// `crop`: `attention` (the default) or `centre` (also spelt `center`).
@@ -175,4 +200,9 @@ struct BackgroundQuery: Sendable, Equatable {
 package enum BackgroundLimits {
     package static let sideRange = 1...2048
     package static let maxPixels = 4_000_000
+
+    /// Whether a render of `size` device pixels is within both bounds.
+    static func allows(_ size: PixelSize) -> Bool {
+        Self.sideRange.contains(size.width) && Self.sideRange.contains(size.height) && size.width * size.height <= Self.maxPixels
+    }
 }

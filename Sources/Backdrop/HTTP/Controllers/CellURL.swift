@@ -1,6 +1,7 @@
 import Foundation
 
-/// The one URL of a rendered image: its cell (never coordinates), its variant unless 0, its blur, its size, style and crop
+/// The one URL of a rendered image: its cell (never coordinates), its variant unless 0, its blur, its size (CSS
+/// pixels), density unless 1, style and crop
 /// where they differ from the service's defaults, and an explicit format, so that every client in a cell asks for the same URLs and a
 /// CDN can cache them without `Vary`.
 enum CellURL {
@@ -9,7 +10,8 @@ enum CellURL {
         if case .cell(let cell) = place { parameters.append("cell=\(cell.value)") }
         if variant != 0 { parameters.append("variant=\(variant)") }
         parameters.append("blur=\(self.blur(spec.blurHundredths))")
-        if spec.size != defaults.size { parameters += ["width=\(spec.size.width)", "height=\(spec.size.height)"] }
+        if spec.cssSize != defaults.cssSize { parameters += ["width=\(spec.cssSize.width)", "height=\(spec.cssSize.height)"] }
+        if spec.density != .x1 { parameters.append("dpr=\(spec.density.rawValue)") }
         if spec.style != defaults.style { parameters.append("style=\(spec.style.rawValue)") }
         if spec.crop != .attention { parameters.append("crop=\(spec.crop.rawValue)") }
         parameters.append("format=\(spec.format.rawValue)")

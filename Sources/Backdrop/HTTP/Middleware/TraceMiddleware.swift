@@ -118,7 +118,7 @@ struct TraceMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     }
 
     /// Parameters whose values spans keep (the cell is recorded anyway, as `backdrop.cell`).
-    static var plainParameters: Set<String> { ["cell", "blur", "width", "height", "style", "format"] }
+    static var plainParameters: Set<String> { ["cell", "blur", "width", "height", "dpr", "style", "format"] }
 
     private struct HeaderExtractor: Extractor {
         func extract(key name: String, from headers: HTTPFields) -> String? {

@@ -1,0 +1,93 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import Backdrop
+
+/// `dpr` (issue 50): width and height in CSS pixels times 1, 1.5, 2 or 3; lossy quality falls as density rises; cell
+/// URLs carry it; the JSON's `imageSet` is a CSS `image-set()` of every density and lossy format.
+@Suite("Density")
+struct DensityTests {
+    static let paris = "lat=48.8566&lon=2.3522"
+
+    @Test(
+        "dpr other than 1, 1.5, 2 or 3, or a product past the limits, is a 400 naming dpr",
+        arguments: [
+            "dpr=2.5", "dpr=0", "dpr=-1", "dpr=4", "dpr=x", "dpr=", "dpr=1.50", "dpr=2&dpr=3", "dpr=2e0", "dpr=1.5x",
+            "width=1025&height=100&dpr=2", "width=100&height=683&dpr=3", "width=1200&height=1200&dpr=2", "width=2048&height=1&dpr=1.5",
+        ]
+    )
+    func badDensities(_ query: String) async throws {
+        try await HTTPTests.withApp { client in
+            for path in ["/background", "/background.json"] {
+                let answer = try await HTTPTests.get(client, "\(path)?\(Self.paris)&\(query)")
+                #expect(answer.status == .badRequest, "\(path)?\(query)")
+                #expect(answer.json["parameter"] == "dpr", "\(path)?\(query): \(answer.json)")
+            }
+        }
+    }
+
+    @Test func dprMultipliesTheSizeAndTheEdgesHold() async throws {
+        try await HTTPTests.withApp { client in
+            for (query, width, height) in [
+                ("width=64&height=48&dpr=1", 64, 48), ("width=64&height=48&dpr=1.5", 96, 72), ("width=64&height=48&dpr=2", 128, 96),
+                ("width=64&height=48&dpr=3", 192, 144), ("width=33&height=7&dpr=1.5", 50, 11), ("width=1024&height=976&dpr=2", 2048, 1952),
+                ("width=682&height=651&dpr=3", 2046, 1953),
+            ] {
+                let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&\(query)&blur=0")
+                #expect(answer.status == .ok, "\(query)")
+                guard answer.status == .ok else { continue }
+                let image = try PNGDecoder.decode(answer.body)
+                #expect(image.width == width && image.height == height, "\(query): \(image.width)x\(image.height)")
+            }
+        }
+    }
+
+    @Test func lossyQualityFallsAsDensityRises() {
+        let settings = EncoderSettings()
+        #expect(settings.at(.x1) == settings)
+        #expect([Density.x1_5, .x2, .x3].map { settings.at($0).jpegQuality } == [75, 70, 65])
+        #expect([Density.x1_5, .x2, .x3].map { settings.at($0).webpQuality } == [75, 70, 65])
+        #expect(settings.at(.x3).avifQuantizer(hundredths: 0) > settings.avifQuantizer(hundredths: 0))
+        #expect(settings.at(.x3).avifQuantizer(hundredths: 100) == settings.avifQuantizer(hundredths: 100), "blurred AVIF keeps its quality")
+    }
+
+    @Test func aDenserRenderIsItsOwnImageNotTheSameSizeAtDensityOne() async throws {
+        try await HTTPTests.withApp { client in
+            let dense = try await HTTPTests.get(client, "/background?\(Self.paris)&width=200&height=300&dpr=2&blur=0&format=jpeg")
+            let plain = try await HTTPTests.get(client, "/background?\(Self.paris)&width=400&height=600&blur=0&format=jpeg")
+            #expect(dense.status == .ok && plain.status == .ok)
+            let (a, b) = (try JPEGDecoder.decode(dense.body), try JPEGDecoder.decode(plain.body))
+            #expect(a.width == 400 && b.width == 400 && a.height == 600)
+            #expect(dense.body.count < plain.body.count, "quality 70 at dpr 2, 80 at 1: \(dense.body.count) vs \(plain.body.count)")
+        }
+    }
+
+    @Test func cellURLsAndTheImageSetCarryDpr() async throws {
+        try await HTTPTests.withApp { client in
+            let answer = try await HTTPTests.get(client, "/background.json?\(Self.paris)&width=390&height=844&dpr=2")
+            #expect(answer.status == .ok)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            let images = try #require(json["images"] as? [String: Any])
+            let sharp = try #require(images["sharp"] as? String)
+            #expect(sharp.contains("width=390&height=844&dpr=2&"), "\(sharp)")
+            let set = try #require(images["imageSet"] as? [String: String])
+            let css = try #require(set["sharp"])
+            #expect(css.hasPrefix("image-set(url(\"/background?cell=") && css.hasSuffix(")"))
+            // AVIF, WebP, then JPEG, each at 1x, 1.5x, 2x (3x is 1170x2532: past 2048 px, left out).
+            let options = css.dropFirst("image-set(".count).dropLast().components(separatedBy: ", ")
+            #expect(options.count == 9, "\(options)")
+            for (index, option) in options.enumerated() {
+                let format = ["avif", "webp", "jpeg"][index / 3]
+                let density = ["1", "1.5", "2"][index % 3]
+                #expect(option.hasSuffix(" type(\"image/\(format)\") \(density)x"), "\(option)")
+                let path = String(option.dropFirst("url(\"".count).prefix { $0 != "\"" })
+                #expect(path.contains("format=\(format)") && path.contains("blur=0&") && path.contains("width=390&height=844"), "\(path)")
+                #expect(path.contains("dpr=") == (density != "1"), "\(path)")
+                let image = try await HTTPTests.get(client, path)
+                #expect(image.status == .ok && image.headers[.contentType] == "image/\(format)", "\(path)")
+            }
+            #expect(set["blurred"]?.contains("blur=1&") == true)
+        }
+    }
+}
