@@ -12,7 +12,13 @@ public struct PixelSize: Sendable, Hashable {
     /// What the request says: the size in points with `dpr` when the scale is one Backdrop takes (1.5, 2 or 3), the
     /// points are whole and their pixels fit the limits as they are (Backdrop then lowers the lossy formats' quality
     /// for the denser screen); else the pixels, at density 1.
-    let query: (width: Int, height: Int, dpr: String?)
+    let query: Query
+
+    struct Query: Sendable, Hashable {
+        let width: Int
+        let height: Int
+        let dpr: String?
+    }
 
     /// `width` x `height` pixels, brought within the limits.
     public init(width: Int, height: Int) {
@@ -38,22 +44,9 @@ public struct PixelSize: Sendable, Hashable {
         if let dpr = densities[scale], width.rounded() == width, height.rounded() == height,
             Int((width * scale).rounded()) == self.width, Int((height * scale).rounded()) == self.height
         {
-            self.query = (Int(width), Int(height), dpr)
+            self.query = Query(width: Int(width), height: Int(height), dpr: dpr)
         } else {
-            self.query = (self.width, self.height, nil)
+            self.query = Query(width: self.width, height: self.height, dpr: nil)
         }
-    }
-
-    public static func == (a: PixelSize, b: PixelSize) -> Bool {
-        a.width == b.width && a.height == b.height && a.query.width == b.query.width && a.query.height == b.query.height
-            && a.query.dpr == b.query.dpr
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(self.width)
-        hasher.combine(self.height)
-        hasher.combine(self.query.width)
-        hasher.combine(self.query.height)
-        hasher.combine(self.query.dpr)
     }
 }

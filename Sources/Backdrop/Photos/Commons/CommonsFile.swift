@@ -41,7 +41,8 @@ struct CommonsFile {
         let assessment = ["featured", "quality", "valued"].first { assessments.contains($0) }
         let restrictions = names("Restrictions")
         let shown: SunPhase?
-        if let exact = Self.exactTime(taken) {
+        let exact = Self.exactTime(taken)
+        if let exact {
             // A file with no position was found near the cell's centre: its clock is read there.
             let centre = cell.centre
             shown =
@@ -79,7 +80,7 @@ struct CommonsFile {
             height: height,
             assessment: assessment.map { ["valued": 1, "quality": 2, "featured": 3][$0] ?? 0 },
             people: restrictions.contains("personality") ? true : nil,
-            taken: Self.exactTime(taken).flatMap(ShownPhase.seconds)
+            taken: exact.flatMap(ShownPhase.seconds)
         )
     }
 
