@@ -8,32 +8,61 @@
 // Text over it: the element sets --backdrop-text (#fff or #000) and --backdrop-scrim (an rgba() to lay behind that
 // text) for the whole picture, and the same with -top and -bottom for its top and bottom 15 %, following the scroll;
 // on itself and on the scroll-target (or the document's root), so that the text scrolling over it can use them.
-// The element fills its own box: style it, e.g. position: fixed; inset: 0; z-index: -1 for a page background.
+// The element fills its own box: style it, e.g. position: fixed; inset: 0; z-index: -1 for a page background. Its sharp
+// layer is /background.json's image-set() as a CSS background: the browser takes its screen's density and format.
 
 const MAX_SIDE = 2048;
 const MAX_PIXELS = 4000000;
 const RETRY_SECONDS = 30;
 const MODULE_ORIGIN = new URL(import.meta.url).origin;
 
+const DENSITIES = [1, 1.5, 2, 3];
+// Seconds before the window's end within which the sharp image might already be the next window's photo: the
+// component waits for that window instead, so that the credit always names the photo shown.
+const TURN_MARGIN = 5;
+
 // One-pixel images of the formats that not every browser decodes, to find out which this one does.
 const PROBES = {
-  avif: "data:image/avif;base64,AAAAIGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZk1BMUIAAADrbWV0YQAAAAAAAAAhaGRscgAAAAAAAAAAcGljdAAAAAAAAAAAAAAAAAAAAAAOcGl0bQAAAAAAAQAAAB5pbG9jAAAAAEQAAAEAAQAAAAEAAAETAAAAHgAAAChpaW5mAAAAAAABAAAAGmluZmUCAAAAAAEAAGF2MDFDb2xvcgAAAABqaXBycAAAAEtpcGNvAAAAFGlzcGUAAAAAAAAAAQAAAAEAAAAQcGl4aQAAAAADCAgIAAAADGF2MUOBAAwAAAAAE2NvbHJuY2x4AAEADQAGgAAAABdpcG1hAAAAAAAAAAEAAQQBAoMEAAAAJm1kYXQSAAoIGAAGiAhoNCAyEBlHh4Yhh5555oJAAJBAzeg=",
-  webp: "data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAABQAQCdASoBAAEAAsBMJaQABHQAAORAAAA=",
+  "image/avif": "data:image/avif;base64,AAAAIGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZk1BMUIAAADrbWV0YQAAAAAAAAAhaGRscgAAAAAAAAAAcGljdAAAAAAAAAAAAAAAAAAAAAAOcGl0bQAAAAAAAQAAAB5pbG9jAAAAAEQAAAEAAQAAAAEAAAETAAAAHgAAAChpaW5mAAAAAAABAAAAGmluZmUCAAAAAAEAAGF2MDFDb2xvcgAAAABqaXBycAAAAEtpcGNvAAAAFGlzcGUAAAAAAAAAAQAAAAEAAAAQcGl4aQAAAAADCAgIAAAADGF2MUOBAAwAAAAAE2NvbHJuY2x4AAEADQAGgAAAABdpcG1hAAAAAAAAAAEAAQQBAoMEAAAAJm1kYXQSAAoIGAAGiAhoNCAyEBlHh4Yhh5555oJAAJBAzeg=",
+  "image/webp": "data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAABQAQCdASoBAAEAAsBMJaQABHQAAORAAAA=",
 };
-let acceptHeader = null;
+let decodedTypes = null;
 
-// The Accept header for /background.json: its image URLs then come in the smallest format this browser decodes.
-function accepted() {
-  if (acceptHeader) return acceptHeader;
+// The image types this browser decodes, found once: JPEG, and AVIF and WebP if their probes decode.
+function decodable() {
+  if (decodedTypes) return decodedTypes;
   const decodes = (uri) => {
     const img = new Image();
     img.src = uri;
     return img.decode().then(() => img.naturalWidth === 1, () => false);
   };
-  const formats = Object.keys(PROBES);
-  acceptHeader = Promise.all(formats.map((f) => decodes(PROBES[f]))).then((ok) =>
-    ["application/json", ...formats.filter((_, i) => ok[i]).map((f) => `image/${f}`), "image/jpeg", "image/png;q=0.5"].join(", "));
-  return acceptHeader;
+  const types = Object.keys(PROBES);
+  decodedTypes = Promise.all(types.map((t) => decodes(PROBES[t]))).then((ok) =>
+    new Set(["image/jpeg", ...types.filter((_, i) => ok[i])]));
+  return decodedTypes;
+}
+
+// The density the browser takes from an image-set() on this screen: the smallest at or above its pixel ratio.
+function density() {
+  const ratio = window.devicePixelRatio || 1;
+  return DENSITIES.find((d) => d >= ratio - 0.01) || DENSITIES[DENSITIES.length - 1];
+}
+
+// `/background.json`'s image-set() with its URLs made absolute against Backdrop's origin (an inline style would read
+// them against the page's), and the one URL the browser takes from it, as CSS image-set() chooses: the options of
+// types it decodes, by resolution, the first at or above its pixel ratio (else the densest), the first listed (AVIF
+// before WebP before JPEG) of that resolution.
+function imageSet(set, origin, types) {
+  const options = [];
+  const css = set.replace(/url\("([^"]+)"\)\s+type\("([^"]+)"\)\s+([\d.]+)x/g, (_, url, type, x) => {
+    const absolute = new URL(url, origin).href;
+    if (types.has(type)) options.push({ url: absolute, x: Number(x) });
+    return `url("${absolute}") type("${type}") ${x}x`;
+  });
+  options.sort((a, b) => a.x - b.x);
+  const ratio = window.devicePixelRatio || 1;
+  const chosen = options.find((o) => o.x >= ratio - 0.01) || options[options.length - 1];
+  return { css, url: chosen?.url };
 }
 
 const STYLE = `
@@ -43,7 +72,7 @@ const STYLE = `
 .pair.shown { opacity: 1; }
 .pair.first { transition: none; }
 img { position: absolute; inset: 0; width: 100%; height: 100%; display: block; }
-img.sharp { object-fit: cover; }
+.sharp { position: absolute; inset: 0; background: center / cover no-repeat; }
 img.blurred { object-fit: fill; opacity: var(--backdrop-blur, 0); }
 .pair.waiting img.blurred { opacity: 1; }
 .credit { position: absolute; left: 0; right: 0; bottom: 0; padding: 6px 12px; font: 12px/1.4 system-ui, sans-serif;
@@ -157,13 +186,16 @@ class BackdropBackground extends HTMLElement {
     }
   }
 
-  // The output size: the element's box in device pixels, scaled down to fit the API's limits.
+  // The size to ask for, in CSS pixels: the element's box, scaled down so that its image at the density this screen
+  // takes from the image-set() stays within the API's limits (the cover crop stretches it back to the box).
   #outputSize() {
     const box = this.getBoundingClientRect();
-    const ratio = window.devicePixelRatio || 1;
-    let width = Math.round((box.width || window.innerWidth) * ratio);
-    let height = Math.round((box.height || window.innerHeight) * ratio);
-    const scale = Math.min(1, MAX_SIDE / width, MAX_SIDE / height, Math.sqrt(MAX_PIXELS / (width * height)));
+    const x = density();
+    let width = box.width || window.innerWidth;
+    let height = box.height || window.innerHeight;
+    // A side rounded up at 1.5x may gain half a pixel: the pixel limit keeps room for it.
+    const pixels = MAX_PIXELS - 2 * MAX_SIDE;
+    const scale = Math.min(1, MAX_SIDE / (width * x), MAX_SIDE / (height * x), Math.sqrt(pixels / (width * height * x * x)));
     width = Math.max(1, Math.floor(width * scale));
     height = Math.max(1, Math.floor(height * scale));
     return { width, height };
@@ -196,17 +228,18 @@ class BackdropBackground extends HTMLElement {
     ));
   }
 
-  // Loads the place's photo for this window: the inline preview at once (first load only), then the sharp image.
+  // Loads the place's photo for this window: the inline preview at once (first load only), then the sharp layer, a
+  // CSS background of the JSON's image-set(), so that the browser takes the density and format for its screen.
   async #load(generation) {
     if (generation !== this.#generation) return;
     if (!this.#pair) this.dataset.state = "loading";
-    const [place, accept] = await Promise.all([this.#place(), accepted()]);
+    const [place, types] = await Promise.all([this.#place(), decodable()]);
     if (generation !== this.#generation) return;
     const size = this.#outputSize();
     const style = this.getAttribute("effect-style");
     const query = [place, `width=${size.width}`, `height=${size.height}`, style ? `style=${encodeURIComponent(style)}` : ""];
     for (let attempt = 0; attempt < 3; attempt++) {
-      const answer = await fetch(`${this.#origin}/background.json?${query.filter(Boolean).join("&")}`, { headers: { Accept: accept } });
+      const answer = await fetch(`${this.#origin}/background.json?${query.filter(Boolean).join("&")}`);
       if (!answer.ok) throw new Error(`/background.json: HTTP ${answer.status}`);
       const info = await answer.json();
       if (generation !== this.#generation) return;
@@ -227,23 +260,27 @@ class BackdropBackground extends HTMLElement {
         this.#showCredit(info);
         this.dataset.state = "preview";
       }
-      const sharp = await fetch(new URL(info.images.sharp, this.#origin));
-      if (!sharp.ok) throw new Error(`sharp image: HTTP ${sharp.status}`);
-      const blob = await sharp.blob();
-      if (generation !== this.#generation) return;
-      if (sharp.headers.get("X-Backdrop-Photo-Id") !== info.photoId) {
+      if (info.window.secondsLeft < TURN_MARGIN) {
+        // The cell URLs may answer with the next window's photo by the time they are asked: wait for it.
+        await new Promise((resolve) => setTimeout(resolve, (info.window.secondsLeft + 0.5) * 1000));
+        if (generation !== this.#generation) return;
         if (first) { pair.remove(); this.#pair = null; }
-        continue; // the window turned between the two requests: ask again
+        continue;
       }
-      const img = new Image();
-      img.className = "sharp";
-      img.alt = "";
+      // The image the browser takes from the set, loaded and decoded first: the layer then paints it from memory at
+      // once, and its failure is this load's.
+      const set = imageSet(info.images.imageSet.sharp, this.#origin, types);
+      const probe = new Image();
+      probe.src = set.url;
+      await probe.decode().catch(() => { throw new Error(`sharp image: ${set.url} did not load`); });
+      if (generation !== this.#generation) return;
+      const sharp = document.createElement("div");
+      sharp.className = "sharp";
+      sharp.dataset.image = set.url;
+      sharp.style.backgroundImage = set.css;
       // If the box changed shape since, the cover crop keeps the photo's subject in view.
-      if (info.focus) img.style.objectPosition = `${(info.focus.x * 100).toFixed(1)}% ${(info.focus.y * 100).toFixed(1)}%`;
-      img.src = URL.createObjectURL(blob);
-      await img.decode();
-      if (generation !== this.#generation) return URL.revokeObjectURL(img.src);
-      pair.prepend(img);
+      if (info.focus) sharp.style.backgroundPosition = `${(info.focus.x * 100).toFixed(1)}% ${(info.focus.y * 100).toFixed(1)}%`;
+      pair.prepend(sharp);
       pair.classList.remove("waiting");
       this.#legibility = info.legibility || null;
       if (!first) this.#show(pair, false);
@@ -272,10 +309,7 @@ class BackdropBackground extends HTMLElement {
       requestAnimationFrame(() => requestAnimationFrame(() => pair.classList.add("shown")));
     }
     if (previous) {
-      setTimeout(() => {
-        previous.querySelectorAll("img.sharp").forEach((img) => URL.revokeObjectURL(img.src));
-        previous.remove();
-      }, 1100);
+      setTimeout(() => previous.remove(), 1100);
     }
   }
 

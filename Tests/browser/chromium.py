@@ -1,4 +1,6 @@
 """Headless Chromium through selenium for the browser tests, and what they ask of a page."""
+import json
+
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.options import Options
@@ -12,7 +14,7 @@ def browser(deny_location=False, scale=1):
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844",
                      f"--force-device-scale-factor={scale}", "--no-first-run", "--disable-extensions"):
         options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     if deny_location:
         options.add_experimental_option("prefs", {"profile.default_content_setting_values.geolocation": 2})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -24,6 +26,22 @@ def wait_for(driver, script, timeout=60):
         return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
     except TimeoutException:
         return None
+
+
+def requests_sent(driver):
+    """The URLs the page has asked for since the last call, as they were sent (not as they completed)."""
+    sent = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            sent.append(message["params"]["request"]["url"])
+    return sent
+
+
+def after_frames(driver, frames=2):
+    """Returns once the page has drawn `frames` frames: style resolved, and what it fetches asked for."""
+    driver.execute_async_script("const done = arguments[arguments.length - 1]; let n = arguments[0];"
+                                " const step = () => (n-- > 0 ? requestAnimationFrame(step) : done()); step();", frames)
 
 
 def console_errors(driver):

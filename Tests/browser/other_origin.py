@@ -104,7 +104,7 @@ def across_origins(driver, site, server, output):
     check("it read /background.json and the sharp image from Backdrop's origin, the module's own",
           any(r.startswith(server.base + "/background.json?") for r in requests) and any(r.startswith(server.base + "/background?cell=") for r in requests),
           str(requests))
-    layers = driver.execute_script(SHADOW + " return [...S.querySelectorAll('.pair.shown img')].map(i => i.className)")
+    layers = driver.execute_script(SHADOW + " return [...S.querySelectorAll('.pair.shown > *')].map(i => i.className)")
     check("both layers are shown", layers == ["sharp", "blurred"], str(layers))
     check("transparent blur at the top", opacity_after_scroll(driver, 0, "window") == 0)
     driver.save_screenshot(os.path.join(output, "component-scroll-0.png"))

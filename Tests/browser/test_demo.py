@@ -8,6 +8,7 @@ The demo page (a user of the component): both images load and show one photo, th
 visitor whose location is denied gets a stock photo and is told so, and the console has no errors. The other origin:
 see other_origin.py. Saves screenshots at scroll 0, 40 and 80 of both pages into OUTPUT_DIR.
 """
+import io
 import json
 import os
 
@@ -19,37 +20,55 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 from backdrop_server import BackdropServer  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
-from chromium import SHADOW, browser, console_errors, opacity_after_scroll, wait_for  # noqa: E402
+from chromium import SHADOW, after_frames, browser, console_errors, opacity_after_scroll, requests_sent, wait_for  # noqa: E402
 from other_origin import other_origin  # noqa: E402
 from component_promises import component_promises  # noqa: E402
 
 
 
 def demo_page(driver, server, output):
-    """The demo page, a user of the component: both layers of one photo, sized and formatted for this browser, the
-    blur following #content's scroll, the credit."""
+    """The demo page, a user of the component: both layers of one photo, the sharp one the JSON's image-set() as a CSS
+    background (the density and format for this screen, the image the component waited for, fetched once), the blur
+    following #content's scroll, the credit."""
     driver.get(server.base + "/?lat=48.8566&lon=2.3522")
+    ratio = driver.execute_script("return devicePixelRatio")
     state = wait_for(driver, "return document.getElementById('backdrop').dataset.state === 'ready' && 'ready'")
-    check("the page loads both images", state == "ready", f"(state={state!r})")
+    check(f"at {ratio:g}x the page loads both layers", state == "ready", f"(state={state!r})")
     wait_for(driver, SHADOW + " return S.querySelector('.pair.shown') && getComputedStyle(S.querySelector('.pair.shown')).opacity === '1'", 10)
-    photos = driver.execute_script(SHADOW + " return [...S.querySelectorAll('.pair.shown img')].map(i => [i.className, i.naturalWidth, i.naturalHeight, i.src.slice(0, 30)])")
+    layers = driver.execute_script(SHADOW + " return [...S.querySelectorAll('.pair.shown > *')].map(e => [e.className,"
+                                   " e.dataset.image || e.src.slice(0, 30), getComputedStyle(e).backgroundImage.slice(0, 20), e.naturalWidth || 0, e.naturalHeight || 0])")
     photo = driver.execute_script("return document.getElementById('backdrop').dataset.photo") or ""
-    check("sharp and blurred are one photo, from Flickr", [p[0] for p in photos] == ["sharp", "blurred"] and photo.startswith("flickr-")
-          and driver.execute_script(SHADOW + " return S.querySelector('.pair.shown').dataset.photo") == photo, f"{photos} {photo}")
+    check("sharp and blurred are one photo, from Flickr", [p[0] for p in layers] == ["sharp", "blurred"] and photo.startswith("flickr-")
+          and driver.execute_script(SHADOW + " return S.querySelector('.pair.shown').dataset.photo") == photo, f"{layers} {photo}")
+    sharp_url = layers[0][1] if layers and layers[0][0] == "sharp" else ""
+    check("the sharp layer is the JSON's image-set() as its CSS background", layers and layers[0][2].startswith("image-set(url("), str(layers))
     viewport = driver.execute_script("return [Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]")
-    check("the sharp image is sized for the viewport", all([p[1], p[2]] == viewport for p in photos if p[0] == "sharp"), f"{photos} vs {viewport}")
+    css = driver.execute_script("return [innerWidth, innerHeight]")
+    density = "" if ratio == 1 else f"&dpr={ratio:g}"
+    check(f"the image it takes is sized for the viewport: CSS pixels at {ratio:g}x", f"&width={css[0]}&height={css[1]}{density}&" in sharp_url,
+          f"{sharp_url} vs {css} at {ratio:g}x")
+    with Image.open(io.BytesIO(urllib.request.urlopen(sharp_url).read())) as image:
+        check("which is the viewport's size in device pixels", list(image.size) == viewport, f"{image.size} vs {viewport}")
     check("the blurred layer is the JSON's inline WebP preview, a small image stretched over the sharp one",
-          all(p[1] < 100 and p[2] < 100 and p[3].startswith("data:image/webp;base64,") for p in photos if p[0] == "blurred") and driver.execute_script(
-              SHADOW + " const [a, b] = ['sharp', 'blurred'].map(c => S.querySelector(`.pair.shown img.${c}`).getBoundingClientRect());"
-              " return a.width === b.width && a.height === b.height && a.width > 100"), str(photos))
+          all(p[3] < 100 and p[4] < 100 and p[1].startswith("data:image/webp;base64,") for p in layers if p[0] == "blurred") and driver.execute_script(
+              SHADOW + " const [a, b] = ['.sharp', 'img.blurred'].map(c => S.querySelector(`.pair.shown ${c}`).getBoundingClientRect());"
+              " return a.width === b.width && a.height === b.height && a.width > 100"), str(layers))
+    # Frames drawn since the layer was laid: the image-set() has been resolved and whatever it takes asked for.
+    after_frames(driver)
+    sent = [url for url in requests_sent(driver) if "/background?" in url]
     requests = driver.execute_script("return performance.getEntriesByType('resource').map(e => [e.name, e.encodedBodySize])")
     backgrounds = [r for r in requests if "/background" in r[0]]
     sharp = [r for r in backgrounds if "/background?" in r[0]]
-    check("Chromium fetches the sharp image as AVIF through the JSON's cell URL, under 60 kB",
-          len(sharp) == 1 and "cell=u09tv" in sharp[0][0] and "format=avif" in sharp[0][0] and "blur=0" in sharp[0][0]
-          and "lat=" not in sharp[0][0] and 0 < sharp[0][1] < 60_000, str(sharp))
+    check("Chromium asks for the sharp image once: the image-set()'s choice is the image the component loaded", sent == [sharp_url], str(sent))
+    check("as AVIF through the JSON's cell URL, under 60 kB", len(sharp) == 1 and sharp[0][0] == sharp_url and "cell=u09tv" in sharp[0][0]
+          and "format=avif" in sharp[0][0] and "blur=0" in sharp[0][0] and "lat=" not in sharp[0][0] and 0 < sharp[0][1] < 60_000, str(sharp))
     check("the page asks for the JSON once and for no blur=1 image",
           sum("/background.json" in r[0] for r in backgrounds) == 1 and not any("blur=1" in r[0] for r in backgrounds), str(backgrounds))
+    if ratio != 1:
+        driver.save_screenshot(os.path.join(output, f"demo-scroll-0-{ratio:g}x.png"))
+        errors = console_errors(driver)
+        check(f"no console errors at {ratio:g}x", not errors, str(errors))
+        return
     size = f"width={viewport[0]}&height={viewport[1]}"
     before = sum(len(urllib.request.urlopen(f"{server.base}/background?cell=u09tv&blur={b}&{size}&format=png").read()) for b in (0, 1))
     after = sum(r[1] for r in backgrounds)
@@ -111,9 +130,9 @@ def legibility_follows_scroll(driver, server, viewport):
         check(f"and the credit at scroll {y} is drawn in the bottom band's colour over its scrim",
               credit[0] == ("rgb(255, 255, 255)" if ink == "light" else "rgb(0, 0, 0)") and scrim and abs(alpha - opacity) < 0.01,
               f"{credit} against {colour} over {opacity:.3f}")
-    focus = driver.execute_script(SHADOW + " return S.querySelector('.pair.shown img.sharp').style.objectPosition")
+    focus = driver.execute_script(SHADOW + " return S.querySelector('.pair.shown .sharp').style.backgroundPosition")
     position = [float(part.rstrip("%")) for part in focus.split()] if focus else []
-    check("the sharp image keeps the JSON's focus in view (object-position)",
+    check("the sharp image keeps the JSON's focus in view (background-position)",
           len(position) == 2 and all(abs(p - info["focus"][axis] * 100) < 0.06 for p, axis in zip(position, "xy")), f"({focus!r} vs {info['focus']})")
 
 
@@ -192,7 +211,7 @@ def main():
     os.makedirs(output, exist_ok=True)
     print("browser: the demo page in headless Chromium")
     with BackdropServer(binary, log=os.path.join(output, "backdrop-browser.log")) as server:
-        for part, options in ((demo_page, {}), (denied_location, {"deny_location": True}), (image_set_background, {}),
+        for part, options in ((demo_page, {}), (demo_page, {"scale": 2}), (denied_location, {"deny_location": True}), (image_set_background, {}),
                               (image_set_background, {"scale": 2})):
             driver = browser(**options)
             try:
