@@ -87,7 +87,7 @@ struct PhotoLineTests {
             commons: { [.json($0.searchJSON(Self.commonsFiles(Array(repeating: fault, count: 5))))] },
             // Per-call timeouts far beyond the deadline: only the deadline bounds a hang.
             deadline: .seconds(4),
-            callTimeout: .seconds(120)
+            callTimeout: .seconds(300)
         ) { flickr, commons, client, _ in
             for attempt in 0..<2 {
                 let start = ContinuousClock.now
@@ -95,8 +95,9 @@ struct PhotoLineTests {
                 #expect(served == "stock", "\(fault), request \(attempt)")
                 // The deadline, and a wide margin for the whole suite beside it on two cores, where a render already
                 // running on the pool (a bad photo's decode) is waited for and the stock render queues behind other
-                // suites' renders; a hang the deadline did not end would take the 120-s per-call timeouts.
-                #expect(ContinuousClock.now - start < .seconds(60), "\(fault), request \(attempt)")
+                // suites' renders (65 to 68 s measured for the suite's first request, while every suite starts); a
+                // hang the deadline did not end would take the 300-s per-call timeouts.
+                #expect(ContinuousClock.now - start < .seconds(150), "\(fault), request \(attempt)")
             }
             let json = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
             #expect(json.status == .ok)
