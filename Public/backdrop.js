@@ -17,9 +17,6 @@ const RETRY_SECONDS = 30;
 const MODULE_ORIGIN = new URL(import.meta.url).origin;
 
 const DENSITIES = [1, 1.5, 2, 3];
-// Seconds before the window's end within which the sharp image might already be the next window's photo: the
-// component waits for that window instead, so that the credit always names the photo shown.
-const TURN_MARGIN = 5;
 
 // One-pixel images of the formats that not every browser decodes, to find out which this one does.
 const PROBES = {
@@ -239,7 +236,8 @@ class BackdropBackground extends HTMLElement {
     const style = this.getAttribute("effect-style");
     const query = [place, `width=${size.width}`, `height=${size.height}`, style ? `style=${encodeURIComponent(style)}` : ""];
     for (let attempt = 0; attempt < 3; attempt++) {
-      const answer = await fetch(`${this.#origin}/background.json?${query.filter(Boolean).join("&")}`);
+      // Revalidated, never a cached answer of a window gone by (the service allows stale-while-revalidate).
+      const answer = await fetch(`${this.#origin}/background.json?${query.filter(Boolean).join("&")}`, { cache: "no-cache" });
       if (!answer.ok) throw new Error(`/background.json: HTTP ${answer.status}`);
       const info = await answer.json();
       if (generation !== this.#generation) return;
@@ -260,19 +258,20 @@ class BackdropBackground extends HTMLElement {
         this.#showCredit(info);
         this.dataset.state = "preview";
       }
-      if (info.window.secondsLeft < TURN_MARGIN) {
-        // The cell URLs may answer with the next window's photo by the time they are asked: wait for it.
-        await new Promise((resolve) => setTimeout(resolve, (info.window.secondsLeft + 0.5) * 1000));
-        if (generation !== this.#generation) return;
-        if (first) { pair.remove(); this.#pair = null; }
-        continue;
-      }
-      // The image the browser takes from the set, loaded and decoded first: the layer then paints it from memory at
-      // once, and its failure is this load's.
+      // The image the browser takes from the set, revalidated (so this window's, whatever the cache held) and its
+      // photo checked, then decoded from the cache: the layer paints it from memory at once, fetched once.
       const set = imageSet(info.images.imageSet.sharp, this.#origin, types);
+      const image = await fetch(set.url, { cache: "no-cache" });
+      if (!image.ok) throw new Error(`sharp image: HTTP ${image.status}`);
+      await image.arrayBuffer();
+      if (generation !== this.#generation) return;
+      if (image.headers.get("X-Backdrop-Photo-Id") !== info.photoId) {
+        if (first) { pair.remove(); this.#pair = null; }
+        continue; // the window turned between the two requests: ask again
+      }
       const probe = new Image();
       probe.src = set.url;
-      await probe.decode().catch(() => { throw new Error(`sharp image: ${set.url} did not load`); });
+      await probe.decode().catch(() => { throw new Error(`sharp image: ${set.url} did not decode`); });
       if (generation !== this.#generation) return;
       const sharp = document.createElement("div");
       sharp.className = "sharp";

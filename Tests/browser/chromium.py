@@ -28,14 +28,18 @@ def wait_for(driver, script, timeout=60):
         return None
 
 
-def requests_sent(driver):
-    """The URLs the page has asked for since the last call, as they were sent (not as they completed)."""
-    sent = []
+def network_log(driver):
+    """What the page has asked for and received since the last call: the URLs as sent (at once, before any answer),
+    and the responses as [url, from_cache] (from the disk or memory cache)."""
+    sent, received = [], []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
         if message["method"] == "Network.requestWillBeSent":
             sent.append(message["params"]["request"]["url"])
-    return sent
+        elif message["method"] == "Network.responseReceived":
+            response = message["params"]["response"]
+            received.append([response["url"], bool(response.get("fromDiskCache") or response.get("fromMemoryCache"))])
+    return sent, received
 
 
 def after_frames(driver, frames=2):
