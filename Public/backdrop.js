@@ -39,16 +39,21 @@ function decodable() {
   return decodedTypes;
 }
 
-// The density the browser takes from an image-set() on this screen: the smallest at or above its pixel ratio.
-function density() {
+// What CSS image-set() takes of `options` (ascending by `x`) on this screen: the first at or above its pixel ratio,
+// else the densest.
+function forThisScreen(options) {
   const ratio = window.devicePixelRatio || 1;
-  return DENSITIES.find((d) => d >= ratio - 0.01) || DENSITIES[DENSITIES.length - 1];
+  return options.find((o) => o.x >= ratio - 0.01) || options[options.length - 1];
+}
+
+// The density the browser takes from an image-set() of every density on this screen.
+function density() {
+  return forThisScreen(DENSITIES.map((x) => ({ x }))).x;
 }
 
 // `/background.json`'s image-set() with its URLs made absolute against Backdrop's origin (an inline style would read
-// them against the page's), and the one URL the browser takes from it, as CSS image-set() chooses: the options of
-// types it decodes, by resolution, the first at or above its pixel ratio (else the densest), the first listed (AVIF
-// before WebP before JPEG) of that resolution.
+// them against the page's), and the one URL the browser takes from it, as CSS image-set() chooses: of the options of
+// types it decodes, by resolution (a stable sort: AVIF before WebP before JPEG at each), the one for this screen.
 function imageSet(set, origin, types) {
   const options = [];
   const css = set.replace(/url\("([^"]+)"\)\s+type\("([^"]+)"\)\s+([\d.]+)x/g, (_, url, type, x) => {
@@ -57,9 +62,7 @@ function imageSet(set, origin, types) {
     return `url("${absolute}") type("${type}") ${x}x`;
   });
   options.sort((a, b) => a.x - b.x);
-  const ratio = window.devicePixelRatio || 1;
-  const chosen = options.find((o) => o.x >= ratio - 0.01) || options[options.length - 1];
-  return { css, url: chosen?.url };
+  return { css, url: forThisScreen(options)?.url };
 }
 
 const STYLE = `

@@ -43,8 +43,9 @@ READY = "return document.getElementById('backdrop').dataset.state === 'ready'"
 NEWEST = "S.querySelector('.layers .pair:last-child')"
 
 
-def clock_page(backdrop):
-    return PAGE.format(extra="", backdrop=backdrop).replace("<script>\nwindow.seen", CLOCK + "<script>\nwindow.seen", 1)
+def clock_page(backdrop, scripts=""):
+    """The component's page with the test's clock, and `scripts` after it."""
+    return PAGE.format(extra="", backdrop=backdrop).replace("<script>\nwindow.seen", CLOCK + scripts + "<script>\nwindow.seen", 1)
 
 
 def resized(driver, site, server, output):
@@ -132,5 +133,5 @@ TURNED = """<script>
 
 
 def component_promises(server, output):
-    pages = {"/clock": clock_page(server.base), "/turned": clock_page(server.base).replace("<script>\nwindow.seen", TURNED + "<script>\nwindow.seen", 1)}
+    pages = {"/clock": clock_page(server.base), "/turned": clock_page(server.base, TURNED)}
     run_parts((resized, dissolve, reduced_motion, photo_changed, retried), Site(server.base, pages), server, output)
