@@ -50,6 +50,9 @@ final class StandInCommons: Sendable {
         var user = "Jean Photographe"
         /// What its image host serves for it: the photo, or a fault by ``StandInFlickr``'s names (`truncated.jpg`, …).
         var image = "photo.jpg"
+        /// What its 120-px thumbnail shows (``StandInCommons/look(_:)``): by default a pattern of its own, unlike any
+        /// other file's; files given one name here look alike.
+        var look: String? = nil
         /// Metadata as raw JSON values in place of the generated ones (`"width": "\"4000\""`), and extra fields.
         var raw: [(String, String)] = []
     }
@@ -66,7 +69,14 @@ final class StandInCommons: Sendable {
 
     var endpoint: String { "http://localhost:\(self.port)/w/api.php" }
     var searches: [Call] { self.calls.withLock { $0.filter { $0.path == "/w/api.php" } } }
-    var downloads: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/wikipedia/") } } }
+    /// The images downloaded, thumbnails for looks apart.
+    var downloads: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/wikipedia/") && !Self.isLook($0.path) } } }
+    /// The thumbnails fetched for looks (``CommonsFile/lookWidth`` px wide).
+    var looks: [Call] { self.calls.withLock { $0.filter { Self.isLook($0.path) } } }
+
+    static func isLook(_ path: String) -> Bool {
+        path.contains("/thumb/") && path.split(separator: "/").last?.hasPrefix("\(CommonsFile.lookWidth)px-") == true
+    }
 
     /// The answer Commons gives for `files` (in `formatversion=2`: pages as an array, each with its generator `index`).
     func searchJSON(_ files: [File]) -> String { Self.searchJSON(files, base: "http://localhost:\(self.port)") }
@@ -75,8 +85,9 @@ final class StandInCommons: Sendable {
     static func searchJSON(_ files: [File], base: String) -> String {
         let pages = files.enumerated().map { index, file -> String in
             let encoded = file.name.replacingOccurrences(of: " ", with: "_").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-            // The image's folder names what its host serves (``File/image``), as Commons' hashed folders name a file.
-            let folder = file.image.replacingOccurrences(of: ".", with: "_")
+            // The image's folders name what its host serves (``File/image``) and its look (``File/look``), where Commons'
+            // two hashed folders name a file.
+            let folder = file.image.replacingOccurrences(of: ".", with: "_") + "/\(file.look ?? "own")~\(file.pageid)"
             let original = "\(base)/wikipedia/commons/\(folder)/\(encoded)"
             let thumb = file.width > 1280 ? "\(base)/wikipedia/commons/thumb/\(folder)/\(encoded)/1280px-\(encoded)" : original
             var meta: [String: String] = [
@@ -146,6 +157,9 @@ final class StandInCommons: Sendable {
             commons.record(request)
             let parts = request.uri.path.split(separator: "/").map(String.init)
             let last = parts.last ?? ""
+            if Self.isLook(request.uri.path), parts.count > 4 {
+                return try await commons.look(parts[4])
+            }
             if request.uri.path.contains("/thumb/") {
                 let width = Int(last.prefix { $0.isNumber }) ?? 0
                 guard CommonsFile.standardWidths.contains(width) else {
@@ -175,6 +189,45 @@ final class StandInCommons: Sendable {
             defer { commons.release.finish() }
             try await body(commons)
         }
+    }
+
+    /// The thumbnail whose folder is `folder` (`LOOK~PAGEID`), of look LOOK: `photo` is the fixture photo, `photo-copy` the same brightened and encoded again at
+    /// another quality (a copy of it uploaded by someone else), `astronaut` another photo; `hang` never answers and
+    /// `html` is an error page; `own` a pattern of 9 x 8 blocks of its own (seeded by the folder).
+    func look(_ folder: String) async throws -> Response {
+        let jpeg: HTTPFields = [.contentType: "image/jpeg"]
+        let image: RGBImage
+        let name = String(folder.prefix { $0 != "~" })
+        switch name {
+        case "photo", "photo-copy":
+            let photo = try JPEGDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"))
+            image = BoxShrink.apply(name == "photo" ? photo : Self.brightened(photo, by: 12), factor: photo.width / CommonsFile.lookWidth)
+            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: try JPEGEncoder.encode(image, quality: name == "photo" ? 90 : 60)))
+        case "astronaut":
+            let photo = try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg"))
+            image = BoxShrink.apply(photo, factor: photo.width / CommonsFile.lookWidth)
+        case "hang":
+            for await _ in self.released {}
+            return Response(status: .ok)
+        case "html":
+            return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
+        default:
+            var generator = SeededGenerator(seed: folder.utf8.reduce(1_469_598_103_934_665_603) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
+            let levels = (0..<72).map { _ in UInt8.random(in: 20...235, using: &generator) }
+            image = RGBImage(width: 120, height: 80) { out in
+                for y in 0..<80 {
+                    for x in 0..<120 {
+                        let level = levels[(y / 10) * 9 + x * 9 / 120]
+                        for channel in 0..<3 { out[(y * 120 + x) * 3 + channel] = level }
+                    }
+                }
+            }
+        }
+        return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: try JPEGEncoder.encode(image, quality: 85)))
+    }
+
+    static func brightened(_ image: RGBImage, by amount: Int) -> RGBImage {
+        RGBImage(width: image.width, height: image.height, pixels: image.pixels.map { UInt8(clamping: Int($0) + amount) })
     }
 
     private func record(_ request: Request) {

@@ -8,9 +8,13 @@ struct CommonsFile {
     static let standardWidths = [960, 1280, 1920]
     /// The width a search asks `iiurlwidth` for: its `thumburl` is the pattern for the others.
     static let askedWidth = 1280
+    /// The standard width whose thumbnail's look is hashed (``CandidateLooks``): about 5 kB.
+    static let lookWidth = 120
 
     let photo: SourcePhoto
     let facts: RankingCandidate
+    /// Its thumbnail ``lookWidth`` px wide, when the search gave the thumbnails' pattern.
+    let thumbnail: String?
 
     init?(_ page: CommonsSearchResponse.Page, order: Int, near cell: Geohash, keepOut: KeptOut = KeptOut()) {
         guard let info = page.imageinfo?.first, info.mime == "image/jpeg", let width = info.width, let height = info.height,
@@ -23,6 +27,7 @@ struct CommonsFile {
         else { return nil }
         let sizes = Self.sizes(original: original, thumb: info.thumburl, width: width, height: height)
         guard !sizes.isEmpty else { return nil }
+        self.thumbnail = Self.thumbnail(info.thumburl, width: Self.lookWidth)
         let name = page.title.hasPrefix("File:") ? String(page.title.dropFirst(5)) : page.title
         let objectName = PlainText.from(html: meta("ObjectName"), limit: 120)
         let attribution = PlainText.from(html: meta("Attribution"))
@@ -84,7 +89,7 @@ struct CommonsFile {
         )
     }
 
-    var candidate: CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts) }
+    var candidate: CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts, thumbnail: self.thumbnail) }
 
     /// The uploader's account as the denylist names it (`commons-user:NAME`, or by number `commons-userid:N`): who a
     /// file counts as for the per-owner cap, not the free `Artist` text, which one uploader may spell many ways.
@@ -97,16 +102,21 @@ struct CommonsFile {
     /// no wider than the widest standard one (a file exactly 1920 px wide is served whole, not from the 1280 one).
     static func sizes(original: String, thumb: String?, width: Int, height: Int) -> [PhotoSize] {
         var sizes = [PhotoSize]()
-        if let thumb, Self.isWeb(thumb), thumb.contains("/\(Self.askedWidth)px-") {
-            for standard in Self.standardWidths where standard < width {
-                let url = thumb.replacingOccurrences(of: "/\(Self.askedWidth)px-", with: "/\(standard)px-")
-                sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: (height * standard + width / 2) / width))
-            }
+        for standard in Self.standardWidths where standard < width {
+            guard let url = Self.thumbnail(thumb, width: standard) else { break }
+            sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: (height * standard + width / 2) / width))
         }
         if width <= Self.standardWidths[Self.standardWidths.count - 1] || sizes.isEmpty {
             sizes.append(PhotoSize(label: "original", url: original, width: width, height: height))
         }
         return sizes
+    }
+
+    /// The thumbnail `width` px wide, from the pattern of the one the search asked for (nil when it gave none: the file
+    /// is no wider than that).
+    static func thumbnail(_ thumb: String?, width: Int) -> String? {
+        guard let thumb, Self.isWeb(thumb), thumb.contains("/\(Self.askedWidth)px-") else { return nil }
+        return thumb.replacingOccurrences(of: "/\(Self.askedWidth)px-", with: "/\(width)px-")
     }
 
     /// An absolute web URL; which hosts may be fetched, and over what, the download's ``ImageHostPolicy`` decides.

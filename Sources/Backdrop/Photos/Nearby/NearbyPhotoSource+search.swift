@@ -33,9 +33,9 @@ extension NearbyPhotoSource {
     }
 
     /// The cell's results for the period of `resultsSeconds` that holds `window`: from memory, from another replica,
-    /// or this replica's own search, shared with the others (whose results win if one published first, so that every
-    /// replica ranks the same). A search's calls are charged to `client`'s share; with the share spent, throws
-    /// ``SearchShares/Spent``.
+    /// or this replica's own search with its candidates' looks (``CandidateLooks``), shared with the others (whose
+    /// results win if one published first, so that every replica ranks the same). A search's calls are charged to
+    /// `client`'s share; with the share spent, throws ``SearchShares/Spent``.
     func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> [CandidatePhoto] {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         let read = { @Sendable (json: Data) in try? JSONDecoder().decode([CandidatePhoto].self, from: json) }
@@ -51,7 +51,8 @@ extension NearbyPhotoSource {
                 isKeyRejection: self.search.isKeyRejection,
                 onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
                 search: { shared in
-                    try await self.search.search(cell, shared: ChargedSharing(inner: shared, shares: self.shares, client: client))
+                    let found = try await self.search.search(cell, shared: ChargedSharing(inner: shared, shares: self.shares, client: client))
+                    return await self.looks.adding(to: found)
                 }
             )
             await store?.storeResults(encode(results), cell: key.cell, window: key.window)

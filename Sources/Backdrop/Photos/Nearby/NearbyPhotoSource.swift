@@ -23,6 +23,8 @@ struct NearbyPhotoSource: Sendable {
 
     let search: any NearbySearch
     let downloads: PhotoDownloads
+    /// The looks of a search's candidates, hashed within the search.
+    let looks: CandidateLooks
     let shared: SharedSearch
     let context: PhotoContext
     let state: SearchState
@@ -38,6 +40,7 @@ struct NearbyPhotoSource: Sendable {
     init(search: any NearbySearch, downloads: PhotoDownloads, coordinator: any ClusterCoordinator, callsPerHour: Int, context: PhotoContext) {
         self.search = search
         self.downloads = downloads
+        self.looks = CandidateLooks(downloader: downloads.downloader)
         self.shared = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
         self.context = context
         self.state = SearchState(clock: context.clock)

@@ -20,6 +20,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     var people: Bool? = nil
     /// When it was taken, as seconds on the camera's zone-less clock (``ShownPhase/seconds(_:)``); nil when not exact.
     var taken: Double? = nil
+    /// Its look (``LookHash``) from the source's thumbnail, nil when none was fetched.
+    var look: LookHash? = nil
 }
 
 /// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process: one
@@ -38,8 +40,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
 /// 9. placed to a street, a city, a region, or not at all;
 /// 10. the source's own order (Flickr's interestingness), by fifties;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7, photos one owner took
-/// within ten minutes counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
+/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7, near-duplicates (photos
+/// one owner took within ten minutes, or of one look) counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
 /// window's), so a better photo is never rotated out for a worse one: a landscape screen never gets a portrait photo
 /// while a landscape one of the same standing exists. The rest follow in order (the replacements if a photo proves
 /// unusable).
@@ -78,8 +80,10 @@ struct PhotoRanking: Sendable {
         return [pick] + (first + later).filter { $0 != pick }
     }
 
-    /// Two photos one owner took within ``burst`` seconds of each other by the camera's clock: one scene, one turn.
+    /// One scene, one turn: two photos one owner took within ``burst`` seconds of each other by the camera's clock, or
+    /// two whose looks (anyone's) are within ``LookHash/nearDuplicate`` bits.
     static func isNearDuplicate(_ a: RankingCandidate, _ b: RankingCandidate) -> Bool {
+        if let first = a.look, let second = b.look, first.isNearDuplicate(of: second) { return true }
         guard a.owner == b.owner, let first = a.taken, let second = b.taken else { return false }
         return abs(first - second) <= Self.burst
     }

@@ -1,0 +1,99 @@
+/// The looks (``LookHash``) of a search's candidates that can take a turn in a pool, from their sources' thumbnails
+/// (about 100 px, a few kB each), so that the ranking counts copies of one scene by different owners as one photo
+/// (``PhotoRanking/isNearDuplicate(_:_:)``). It runs inside the search, so its looks are kept and shared with the
+/// search's results: every replica ranks the same.
+///
+/// Bounded: at most ``limit`` thumbnails, ``parallel`` at a time, all within ``budget``; a look already hashed (a
+/// photo found again in a later search) is not fetched again. A thumbnail that fails, or is not there in time, leaves
+/// its candidate without a look: it counts as a scene of its own, as before looks.
+struct CandidateLooks: Sendable {
+    let downloader: any ImageDownloading
+    /// Looks by thumbnail URL.
+    let memo: MemoryLRU<String, LookHash>
+
+    static let limit = 64
+    static let parallel = 8
+    static let budget = Duration.seconds(3)
+    /// The most candidates of one sky and class looked at: twice a pool, since near-duplicates leave places in it.
+    static let perPool = 2 * PhotoRanking.poolSize
+
+    init(downloader: any ImageDownloading, entries: Int = 4096) {
+        self.downloader = downloader
+        self.memo = MemoryLRU(budget: entries) { _ in 1 }
+    }
+
+    /// `candidates` with the looks of those that can enter a pool.
+    func adding(to candidates: [CandidatePhoto]) async -> [CandidatePhoto] {
+        let wanted = Self.poolCandidates(candidates.map(\.facts)).filter { candidates[$0].thumbnail != nil }
+        guard !wanted.isEmpty else { return candidates }
+        var looks = [Int: LookHash]()
+        var missing = [Int]()
+        for index in wanted {
+            if let url = candidates[index].thumbnail, let look = await self.memo.cached(url) { looks[index] = look } else { missing.append(index) }
+        }
+        for (index, look) in await self.fetch(missing.compactMap { index in candidates[index].thumbnail.map { (index, $0) } }) {
+            looks[index] = look
+        }
+        var result = candidates
+        for (index, look) in looks { result[index].facts.look = look }
+        return result
+    }
+
+    /// The candidates (indices) that can take a turn in some pool: for each sky and class of screen, those of the
+    /// ranking's best equal on the pool's terms, up to ``perPool`` each; at most ``limit`` in all, in that order.
+    static func poolCandidates(_ facts: [RankingCandidate]) -> [Int] {
+        var chosen = [Int]()
+        var seen = Set<Int>()
+        for phase in [SunPhase.day, .night, .dusk, .twilight] {
+            for shape in ScreenShape.allCases {
+                let ranking = PhotoRanking(phase: phase, shape: shape)
+                let (first, _, scores) = ranking.ranked(facts)
+                guard let best = first.first else { continue }
+                let pool = first.prefix { scores[$0].prefix(PhotoRanking.poolTerms) == scores[best].prefix(PhotoRanking.poolTerms) }
+                for index in pool.prefix(Self.perPool) where seen.insert(index).inserted { chosen.append(index) }
+            }
+        }
+        return Array(chosen.prefix(Self.limit))
+    }
+
+    /// The looks of the thumbnails that arrive within ``budget``, ``parallel`` at a time.
+    private func fetch(_ thumbnails: [(Int, String)]) async -> [(Int, LookHash)] {
+        guard !thumbnails.isEmpty else { return [] }
+        return await withTaskGroup(of: (Int, LookHash?)?.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: Self.budget)
+                return nil  // the budget is spent: what has not arrived goes without
+            }
+            var pending = thumbnails[...]
+            func start() {
+                guard let (index, url) = pending.popFirst() else { return }
+                group.addTask { (index, await self.look(url)) }
+            }
+            for _ in 0..<Self.parallel { start() }
+            var looks = [(Int, LookHash)]()
+            var running = min(Self.parallel, thumbnails.count)
+            while running > 0, let next = await group.next() {
+                guard let (index, look) = next else { break }
+                running -= 1
+                if let look { looks.append((index, look)) }
+                if !pending.isEmpty {
+                    start()
+                    running += 1
+                }
+            }
+            group.cancelAll()
+            return looks
+        }
+    }
+
+    /// The look of the thumbnail at `url`, nil when it cannot be had.
+    private func look(_ url: String) async -> LookHash? {
+        try? await self.memo.value(for: url) {
+            let bytes = try await self.downloader.download(url)
+            return LookHash(try ImageDecoder.decode(bytes, covering: nil, limits: Self.limits))
+        }
+    }
+
+    /// A thumbnail is small: anything much larger is not one.
+    static let limits = DecodeLimits(maxPixels: 1 << 20, maxDecoderMemory: 16 << 20, maxProgressiveScans: 20)
+}
