@@ -144,6 +144,35 @@ struct LookTests {
         }
     }
 
+    /// The same through Flickr (`url_t`), which searches again every window: each thumbnail is still fetched once.
+    @Test func anotherUploadOfOnePhotoIsNotAnotherTurnOnFlickr() async throws {
+        let clock = MovableClock(HTTPTests.epoch)
+        try await FlickrTests.withBackdrop(
+            { flickr in
+                let results = [("photo", "A"), ("photo-copy", "B"), ("astronaut", "C"), (nil, "D")].enumerated().map { index, look in
+                    var result = flickr.result(id: "5301111111\(index + 1)", look: look.0)
+                    result.owner = "\(look.1)@N00"
+                    return result
+                }
+                return [.json(StandInFlickr.searchJSON(results))]
+            },
+            clock: clock,
+            configure: FlickrTests.patient
+        ) { flickr, client, _ in
+            #expect(FlickrSearchQuery.extras.contains("url_t"))
+            var shown = [String]()
+            for _ in 0..<16 {
+                let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)&width=64&height=64")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+                #expect(answer.status == .ok && json["source"] as? String == "flickr")
+                shown.append(json["photoId"] as? String ?? "")
+                clock.advance(900)
+            }
+            #expect(Set(shown).count == 3 && !(shown.contains("flickr-53011111111") && shown.contains("flickr-53011111112")), "\(shown)")
+            #expect(flickr.searches.count == 16 && flickr.looks.count == 4, "\(flickr.searches.count) searches, \(flickr.looks.count) looks")
+        }
+    }
+
     /// Thumbnails that never come, or are not images: the search ends within the looks' budget, and without looks
     /// every file is a scene of its own.
     @Test(arguments: ["hang", "html"])

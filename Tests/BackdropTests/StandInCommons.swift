@@ -158,7 +158,7 @@ final class StandInCommons: Sendable {
             let parts = request.uri.path.split(separator: "/").map(String.init)
             let last = parts.last ?? ""
             if Self.isLook(request.uri.path), parts.count > 4 {
-                return try await commons.look(parts[4])
+                return try await Self.look(parts[4], released: commons.released)
             }
             if request.uri.path.contains("/thumb/") {
                 let width = Int(last.prefix { $0.isNumber }) ?? 0
@@ -191,10 +191,11 @@ final class StandInCommons: Sendable {
         }
     }
 
-    /// The thumbnail whose folder is `folder` (`LOOK~PAGEID`), of look LOOK: `photo` is the fixture photo, `photo-copy` the same brightened and encoded again at
+    /// The thumbnail named `folder` (`LOOK~PAGEID` here, `LOOK~ID` at the stand-in Flickr), of look LOOK (as each
+    /// stand-in serves its thumbnails): `photo` is the fixture photo, `photo-copy` the same brightened and encoded again at
     /// another quality (a copy of it uploaded by someone else), `astronaut` another photo; `hang` never answers and
     /// `html` is an error page; `own` a pattern of 9 x 8 blocks of its own (seeded by the folder).
-    func look(_ folder: String) async throws -> Response {
+    static func look(_ folder: String, released: AsyncStream<Void>) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
         let image: RGBImage
         let name = String(folder.prefix { $0 != "~" })
@@ -207,7 +208,7 @@ final class StandInCommons: Sendable {
             let photo = try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg"))
             image = BoxShrink.apply(photo, factor: photo.width / CommonsFile.lookWidth)
         case "hang":
-            for await _ in self.released {}
+            for await _ in released {}
             return Response(status: .ok)
         case "html":
             return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))

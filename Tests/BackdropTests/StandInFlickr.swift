@@ -38,6 +38,8 @@ final class StandInFlickr: Sendable {
     var endpoint: String { "http://localhost:\(self.port)/services/rest/" }
     var searches: [Call] { self.calls.withLock { $0.filter { $0.path == "/services/rest/" } } }
     var downloads: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/img/") } } }
+    /// The thumbnails fetched for looks (`url_t`).
+    var looks: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/thumb/") } } }
 
     func imageURL(_ name: String) -> String { "http://localhost:\(self.port)/img/\(name)" }
 
@@ -64,6 +66,12 @@ final class StandInFlickr: Sendable {
             case .trickle(let text):
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.trickling(Array(text.utf8)))
             }
+        }
+        router.get("thumb/:name") { request, context -> Response in
+            guard let flickr = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            flickr.record(request)
+            let name = try context.parameters.require("name")
+            return try await StandInCommons.look(String(name.prefix { $0 != "." }), released: flickr.released)
         }
         router.get("img/:name") { request, context -> Response in
             guard let flickr = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
@@ -223,7 +231,8 @@ final class StandInFlickr: Sendable {
         title: String = "Harbour at dusk",
         ownerName: String? = "Ana Photographer",
         pathAlias: String? = nil,
-        license: Int = 4
+        license: Int = 4,
+        look: String? = nil
     ) -> Result {
         var result = Result(id: id, ownerName: ownerName, pathAlias: pathAlias, title: title, license: license)
         result.sizes = [
@@ -231,6 +240,8 @@ final class StandInFlickr: Sendable {
             ("c", self.imageURL(image) + "?size=c", 534, 800),
             ("l", self.imageURL(image) + "?size=l", 683, 1024),
             ("h", self.imageURL(image) + "?size=h", 1067, 1600),
+            // The thumbnail (``StandInCommons/look(_:released:)``): a look of its own unless `look` names one.
+            ("t", "http://localhost:\(self.port)/thumb/\(look ?? "own")~\(id).jpg", 67, 100),
         ]
         return result
     }

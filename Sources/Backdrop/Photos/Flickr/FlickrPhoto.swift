@@ -10,6 +10,8 @@ package struct FlickrPhoto: Sendable, Hashable {
     let license: FlickrLicense
     /// Smallest first.
     package let sizes: [PhotoSize]
+    /// Its 100-px thumbnail (`url_t`), whose look the search hashes (``CandidateLooks``).
+    var thumbnail: String? = nil
     /// What the ranking reads (``PhotoRanking``): when and where it was taken, its tags, Flickr's order.
     var facts = FlickrPhotoFacts()
 

@@ -49,7 +49,7 @@ package struct FlickrSearchResponse: Sendable, Equatable {
             return PhotoSize(label: label, url: url, width: width, height: height)
         }.sorted { $0.longSide < $1.longSide }
         guard let largest = sizes.last, largest.longSide >= Self.minimumLongSide else { return nil }
-        return FlickrPhoto(
+        var photo = FlickrPhoto(
             id: id,
             owner: owner,
             ownerName: (fields["ownername"] ?? fields["owner_name"])?.text ?? "",
@@ -59,6 +59,8 @@ package struct FlickrSearchResponse: Sendable, Equatable {
             sizes: sizes,
             facts: Self.facts(fields, order: order)
         )
+        if let thumbnail = fields["url_\(FlickrSearchQuery.thumbnailLabel)"]?.text, thumbnail.hasPrefix("http") { photo.thumbnail = thumbnail }
+        return photo
     }
 
     /// The ranking's extras, each in whichever form Flickr sent it (numbers as numbers or strings, absent, empty).
