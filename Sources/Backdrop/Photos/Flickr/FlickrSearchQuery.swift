@@ -14,12 +14,13 @@ struct FlickrSearchQuery: Sendable, Hashable {
     /// Size URLs asked for, with their labels; `url_l` (1024 px) is the smallest a usable result must offer.
     static let sizeLabels = ["z", "c", "l", "h", "k"]
     static let perPage = 250
-    /// The credit's fields, the sizes, the thumbnail and what the ranking reads (``FlickrPhotoFacts``), all in the one
-    /// call.
     /// The thumbnail's size (100 px), whose look is hashed (``CandidateLooks``).
     static let thumbnailLabel = "t"
+    /// The credit's fields, the sizes, the thumbnail and what the ranking reads (``FlickrPhotoFacts``), all in the one
+    /// call.
     static let extras =
-        ["license", "owner_name", "path_alias"] + (sizeLabels + [thumbnailLabel]).map { "url_\($0)" } + ["date_taken", "tags", "geo", "views", "o_dims"]
+        ["license", "owner_name", "path_alias"] + (sizeLabels + [thumbnailLabel]).map { "url_\($0)" }
+        + ["date_taken", "tags", "geo", "views", "o_dims"]
 
     package init(latitude: Double, longitude: Double, radiusKm: Double, tags: String, licenses: String, minUploadDate: Int64?) {
         self.latitude = latitude
