@@ -69,39 +69,38 @@ struct DensityTests {
         }
     }
 
+    /// `/background.json`'s `images` for `query`, and its sharp `image-set()`'s options as (option, path).
+    static func imageSet(_ client: some TestClientProtocol, _ query: String) async throws -> (images: [String: Any], options: [(String, String)]) {
+        let answer = try await HTTPTests.get(client, "/background.json?\(query)")
+        #expect(answer.status == .ok)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+        let images = try #require(json["images"] as? [String: Any])
+        let css = try #require((images["imageSet"] as? [String: String])?["sharp"])
+        #expect(css.hasPrefix("image-set(url(\"/background?cell=") && css.hasSuffix(")"))
+        let options = css.dropFirst("image-set(".count).dropLast().components(separatedBy: ", ")
+        return (images, options.map { ($0, String($0.dropFirst("url(\"".count).prefix { $0 != "\"" })) })
+    }
+
     @Test func cellURLsAndTheImageSetCarryDpr() async throws {
         try await HTTPTests.withApp { client in
-            let answer = try await HTTPTests.get(client, "/background.json?\(Self.paris)&width=390&height=844&dpr=2")
-            #expect(answer.status == .ok)
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
-            let images = try #require(json["images"] as? [String: Any])
+            let (images, options) = try await Self.imageSet(client, "\(Self.paris)&width=390&height=844&dpr=2")
             let sharp = try #require(images["sharp"] as? String)
             #expect(sharp.contains("width=390&height=844&dpr=2&"), "\(sharp)")
-            let set = try #require(images["imageSet"] as? [String: String])
-            let css = try #require(set["sharp"])
-            #expect(css.hasPrefix("image-set(url(\"/background?cell=") && css.hasSuffix(")"))
             // AVIF, WebP, then JPEG, each at 1x, 1.5x, 2x (3x is 1170x2532: past 2048 px, left out).
-            let options = css.dropFirst("image-set(".count).dropLast().components(separatedBy: ", ")
             #expect(options.count == 9, "\(options)")
-            for (index, option) in options.enumerated() {
+            for (index, (option, path)) in options.enumerated() {
                 let format = ["avif", "webp", "jpeg"][index / 3]
                 let density = ["1", "1.5", "2"][index % 3]
                 #expect(option.hasSuffix(" type(\"image/\(format)\") \(density)x"), "\(option)")
-                let path = String(option.dropFirst("url(\"".count).prefix { $0 != "\"" })
                 #expect(path.contains("format=\(format)") && path.contains("blur=0&") && path.contains("width=390&height=844"), "\(path)")
                 #expect(path.contains("dpr=") == (density != "1"), "\(path)")
             }
-            #expect(set["blurred"]?.contains("blur=1&") == true)
+            #expect((images["imageSet"] as? [String: String])?["blurred"]?.contains("blur=1&") == true)
             // Every option of a set answers in its format: a small size's set, to keep the renders light (3x within the
             // limits there).
-            let small = try await HTTPTests.get(client, "/background.json?\(Self.paris)&width=40&height=60")
-            let smallJSON = try #require(try JSONSerialization.jsonObject(with: Data(small.body)) as? [String: Any])
-            let smallSets = try #require(smallJSON["images"] as? [String: Any])
-            let smallSet = try #require((smallSets["imageSet"] as? [String: String])?["sharp"])
-            let smallOptions = smallSet.dropFirst("image-set(".count).dropLast().components(separatedBy: ", ")
+            let (_, smallOptions) = try await Self.imageSet(client, "\(Self.paris)&width=40&height=60")
             #expect(smallOptions.count == 12, "\(smallOptions)")
-            for option in smallOptions {
-                let path = String(option.dropFirst("url(\"".count).prefix { $0 != "\"" })
+            for (_, path) in smallOptions {
                 let format = try #require(["avif", "webp", "jpeg"].first { path.contains("format=\($0)") })
                 let image = try await HTTPTests.get(client, path)
                 #expect(image.status == .ok && image.headers[.contentType] == "image/\(format)", "\(path)")

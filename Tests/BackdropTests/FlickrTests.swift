@@ -39,8 +39,8 @@ struct FlickrTests {
     static let patient: @Sendable (inout Settings) -> Void = { settings in
         settings.flickr.connectTimeout = .seconds(20)
         settings.flickr.totalTimeout = .seconds(60)
-        settings.photos.requestDeadline = .seconds(90)
-        settings.cluster.lease = .seconds(120)
+        settings.photos.requestDeadline = .seconds(240)
+        settings.cluster.lease = .seconds(250)
     }
 
     /// Runs Backdrop against a stand-in answering `answers`; the body gets the stand-in, a client and the log.
