@@ -11,21 +11,23 @@ struct LookHash: Sendable, Hashable, Codable {
     init(_ image: RGBImage) {
         let (columns, rows) = (9, 8)
         var luma = [Int](repeating: 0, count: columns * rows)
+        // Each area at least one pixel a side, within the image (a picture narrower than 9 px shares columns).
         for row in 0..<rows {
-            let (top, bottom) = (row * image.height / rows, max((row + 1) * image.height / rows, row * image.height / rows + 1))
+            let top = row * image.height / rows
+            let bottom = max((row + 1) * image.height / rows, top + 1)
             for column in 0..<columns {
                 let left = column * image.width / columns
                 let right = max((column + 1) * image.width / columns, left + 1)
                 var sum = 0
-                for y in top..<min(bottom, image.height) {
+                for y in top..<bottom {
                     var index = (y * image.width + left) * 3
-                    for _ in left..<min(right, image.width) {
+                    for _ in left..<right {
                         // Rec. 601 luma in integers: 299 R + 587 G + 114 B.
                         sum += 299 * Int(image.pixels[index]) + 587 * Int(image.pixels[index + 1]) + 114 * Int(image.pixels[index + 2])
                         index += 3
                     }
                 }
-                luma[row * columns + column] = sum / max(1, (min(bottom, image.height) - top) * (min(right, image.width) - left))
+                luma[row * columns + column] = sum / ((bottom - top) * (right - left))
             }
         }
         var bits: UInt64 = 0

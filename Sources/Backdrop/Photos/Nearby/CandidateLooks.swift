@@ -24,18 +24,10 @@ struct CandidateLooks: Sendable {
 
     /// `candidates` with the looks of those that can enter a pool.
     func adding(to candidates: [CandidatePhoto]) async -> [CandidatePhoto] {
-        let wanted = Self.poolCandidates(candidates.map(\.facts)).filter { candidates[$0].thumbnail != nil }
-        guard !wanted.isEmpty else { return candidates }
-        var looks = [Int: LookHash]()
-        var missing = [Int]()
-        for index in wanted {
-            if let url = candidates[index].thumbnail, let look = await self.memo.cached(url) { looks[index] = look } else { missing.append(index) }
-        }
-        for (index, look) in await self.fetch(missing.compactMap { index in candidates[index].thumbnail.map { (index, $0) } }) {
-            looks[index] = look
-        }
+        let thumbnails = Self.poolCandidates(candidates.map(\.facts)).compactMap { index in candidates[index].thumbnail.map { (index, $0) } }
         var result = candidates
-        for (index, look) in looks { result[index].facts.look = look }
+        // A look already hashed comes from the memo at once, without a call.
+        for (index, look) in await self.fetch(thumbnails) { result[index].facts.look = look }
         return result
     }
 
@@ -46,11 +38,10 @@ struct CandidateLooks: Sendable {
         var seen = Set<Int>()
         for phase in [SunPhase.day, .night, .dusk, .twilight] {
             for shape in ScreenShape.allCases {
-                let ranking = PhotoRanking(phase: phase, shape: shape)
-                let (first, _, scores) = ranking.ranked(facts)
-                guard let best = first.first else { continue }
-                let pool = first.prefix { scores[$0].prefix(PhotoRanking.poolTerms) == scores[best].prefix(PhotoRanking.poolTerms) }
-                for index in pool.prefix(Self.perPool) where seen.insert(index).inserted { chosen.append(index) }
+                let (first, _, scores) = PhotoRanking(phase: phase, shape: shape).ranked(facts)
+                for index in PhotoRanking.contenders(first, scores: scores).prefix(Self.perPool) where seen.insert(index).inserted {
+                    chosen.append(index)
+                }
             }
         }
         return Array(chosen.prefix(Self.limit))

@@ -70,14 +70,21 @@ struct PhotoRanking: Sendable {
     /// pool (``PhotoChoice``), the best equal on terms 1 to 7, near-duplicates counted once (``isNearDuplicate``).
     func choose(_ candidates: [RankingCandidate], key: String, window: Int64) -> [Int] {
         let (first, later, scores) = self.ranked(candidates)
-        guard let best = first.first else { return [] }
+        guard !first.isEmpty else { return [] }
         var pool = [Int]()
-        for index in first where scores[index].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) {
+        for index in Self.contenders(first, scores: scores) {
             guard pool.count < Self.poolSize else { break }
             if !pool.contains(where: { Self.isNearDuplicate(candidates[$0], candidates[index]) }) { pool.append(index) }
         }
         let pick = pool[PhotoChoice.index(key: key, window: window, count: pool.count)]
         return [pick] + (first + later).filter { $0 != pick }
+    }
+
+    /// The candidates that may take a turn in the pool: those of `first` (``ranked(_:)``'s order) equal to the best on
+    /// terms 1 to ``poolTerms``, best first, near-duplicates and all.
+    static func contenders(_ first: [Int], scores: [[Int]]) -> ArraySlice<Int> {
+        guard let best = first.first else { return [] }
+        return first.prefix { scores[$0].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) }
     }
 
     /// One scene, one turn: two photos one owner took within ``burst`` seconds of each other by the camera's clock, or
