@@ -65,7 +65,7 @@ struct CacheEntry: Sendable {
         bytes.reserveCapacity(Self.headerSize + key.count + self.meta.count)
         bytes += Self.magic
         bytes += [0, 0, 0, 0]
-        bytes += Self.littleEndian(UInt64(bitPattern: Int64(self.created.timeIntervalSince1970 * 1000)))
+        bytes += Self.littleEndian(UInt64(bitPattern: Int64(total: self.created.timeIntervalSince1970 * 1000)))
         bytes += Self.littleEndian(UInt64(bitPattern: self.window))
         bytes += Self.littleEndian(UInt16(key.count))
         bytes += [self.kind.rawValue, 0]

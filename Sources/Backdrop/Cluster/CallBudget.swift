@@ -27,7 +27,7 @@ actor CallBudget {
 
     package var available: Int {
         self.refill()
-        return Int(self.tokens)
+        return Int(total: self.tokens)
     }
 
     private func refill() {

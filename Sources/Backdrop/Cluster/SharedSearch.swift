@@ -88,14 +88,14 @@ struct SharedSearch: Sendable {
                 // The database granted no claim before the lease it reported ends: this is the replica going on alone
                 // (the request's allowance of database time is spent, or the database is gone). Another replica's
                 // lease is still honoured: wait it out, then search alone.
-                try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, until.timeIntervalSince(now) * 1000)))))
+                try await Task.sleep(for: min(pause, .milliseconds(Int64(total: max(1, until.timeIntervalSince(now) * 1000)))))
                 pause = min(pause * 2, Self.longestPause)
                 continue
             }
             guard case .wait(let seconds) = claim else {
                 // A wait on another replica's lease (by this request or an earlier one that gave up) ends here.
                 if let since = await self.leases.end(key) {
-                    let waited = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(since)) * 1000))
+                    let waited = Duration.milliseconds(Int64(total: max(0, now.timeIntervalSince(since)) * 1000))
                     if case .search = claim { self.metrics.clusterLeaseWait("took_over", waited) }
                     if case .found = claim { self.metrics.clusterLeaseWait("shared", waited) }
                 }
@@ -103,7 +103,7 @@ struct SharedSearch: Sendable {
             }
             leaseUntil = now.addingTimeInterval(seconds)
             await self.leases.note(key, until: now.addingTimeInterval(seconds))
-            try await Task.sleep(for: min(pause, .milliseconds(Int64(max(1, seconds * 1000)))))
+            try await Task.sleep(for: min(pause, .milliseconds(Int64(total: max(1, seconds * 1000)))))
             pause = min(pause * 2, Self.longestPause)
         }
     }

@@ -9,7 +9,7 @@ package struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
     package init(containing date: Date, seconds: Int) {
         precondition(seconds > 0, "window length must be positive")
         self.seconds = seconds
-        self.index = Int64((date.timeIntervalSince1970 / Double(seconds)).rounded(.down))
+        self.index = Int64(total: (date.timeIntervalSince1970 / Double(seconds)).rounded(.down))
     }
 
     package init(index: Int64, seconds: Int) {
@@ -22,7 +22,7 @@ package struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
 
     /// Whole seconds from `date` to the end of the window, at least 1 while inside it.
     package func secondsLeft(at date: Date) -> Int {
-        max(0, Int((self.end.timeIntervalSince(date)).rounded(.up)))
+        max(0, Int(total: (self.end.timeIntervalSince(date)).rounded(.up)))
     }
 
     package var description: String { "\(self.index)" }

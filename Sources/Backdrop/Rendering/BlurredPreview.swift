@@ -47,7 +47,7 @@ package struct BlurredPreview: Sendable {
     /// The preview's size for a layer of `size` with samples `spacing` pixels apart: at least 2 x 2 unless the layer
     /// itself is smaller.
     static func size(for size: PixelSize, spacing: Double) -> PixelSize {
-        func side(_ length: Int) -> Int { min(length, max(2, Int((Double(length) / spacing).rounded(.up)))) }
+        func side(_ length: Int) -> Int { min(length, max(2, Int(total: (Double(length) / spacing).rounded(.up)))) }
         return PixelSize(width: side(size.width), height: side(size.height))
     }
 
@@ -55,7 +55,7 @@ package struct BlurredPreview: Sendable {
     /// after a bilinear upscale, reading the layer every sixth of a spacing.
     static func fitted(_ effect: RGBImage, spacing: Double) -> RGBImage {
         let layer = PixelSize(width: effect.width, height: effect.height)
-        return BilinearFit.apply(effect, to: self.size(for: layer, spacing: spacing), step: Int(spacing / 6))
+        return BilinearFit.apply(effect, to: self.size(for: layer, spacing: spacing), step: Int(total: spacing / 6))
     }
 
     /// At most this many bytes of WebP: a layer too colourful for its spacing is sampled more sparsely until it fits

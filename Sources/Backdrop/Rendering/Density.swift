@@ -40,7 +40,7 @@ package enum Density: String, Sendable, Hashable, CaseIterable {
     }
 
     /// A CSS length in device pixels, rounded to the nearest.
-    package func pixels(_ css: Int) -> Int { Int((Double(css) * self.factor).rounded()) }
+    package func pixels(_ css: Int) -> Int { Int(total: (Double(css) * self.factor).rounded()) }
 }
 
 extension EncoderSettings {

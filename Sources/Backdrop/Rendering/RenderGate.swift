@@ -103,7 +103,7 @@ final class RenderGate: Sendable {
                     }
                     let wait = state.expectedWait(for: client, workers: self.workers)
                     if !continues, wait > self.maxWait || state.queued + state.running.count >= self.maxJobs {
-                        return .failure(RenderBusy(retryAfter: max(1, Int((wait / .seconds(1)).rounded(.up)))))
+                        return .failure(RenderBusy(retryAfter: max(1, Int(total: (wait / .seconds(1)).rounded(.up)))))
                     }
                     state.enqueue(Job(id: id, client: client, cost: cost, continuation: continuation))
                     self.publish(state)

@@ -34,7 +34,7 @@ extension SectionReader {
 
     mutating func int(_ key: String, default fallback: Int, in range: ClosedRange<Int>, env: [String] = [], flag: String? = nil) throws -> Int {
         try self.number(key, default: fallback, in: range, env: env, flag: flag, kind: "a whole number") { number in
-            number.rounded() == number && abs(number) < 1e15 ? Int(number) : nil
+            number.rounded() == number && abs(number) < 1e15 ? Int(total: number) : nil
         }
     }
 
@@ -95,7 +95,9 @@ extension SectionReader {
     {
         let number =
             whole
-            ? Double(try self.int(key, default: Int(fallback / unit.duration), in: Int(range.lowerBound)...Int(range.upperBound)))
+            ? Double(
+                try self.int(key, default: Int(total: fallback / unit.duration), in: Int(total: range.lowerBound)...Int(total: range.upperBound))
+            )
             : try self.double(key, default: fallback / unit.duration, in: range)
         return unit.duration * number
     }

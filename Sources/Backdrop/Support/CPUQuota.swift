@@ -28,7 +28,7 @@ enum CPUQuota {
         {
             quotas.append(quota / period)
         }
-        return quotas.min().map { max(1, Int($0.rounded(.up))) }
+        return quotas.min().map { max(1, Int(total: $0.rounded(.up))) }
     }
 
     private static func contents(_ path: String) -> String? {

@@ -62,13 +62,15 @@ struct ZoneGrid: Sendable {
         return found
     }
 
+    /// Total for any number: one off the globe (or not finite) reads as its nearest edge, never a trap.
     private func row(_ latitude: Double) -> Int {
-        min(max(Int(((latitude + 90) / self.step).rounded(.down)), 0), max(self.rows.count - 1, 0))
+        let clamped = latitude.isFinite ? min(max(latitude, -90), 90) : 0
+        return Int(clamping: ((clamped + 90) / self.step).rounded(.down), to: 0...max(self.rows.count - 1, 0))
     }
 
     private func column(_ longitude: Double) -> Int {
-        let wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
-        return min(max(Int(((wrapped < 0 ? wrapped + 360 : wrapped) / self.step).rounded(.down)), 0), self.columns - 1)
+        let wrapped = longitude.isFinite ? (longitude + 180).truncatingRemainder(dividingBy: 360) : 0
+        return Int(clamping: ((wrapped < 0 ? wrapped + 360 : wrapped) / self.step).rounded(.down), to: 0...max(self.columns - 1, 0))
     }
 
     private func zone(row: Int, column: Int, longitude: Double) -> Zone {
@@ -87,7 +89,7 @@ struct ZoneGrid: Sendable {
 
     /// The nautical zone: 15-degree bands centred on the multiples of 15, UTC+12 from 172.5° E to the date line.
     static func sea(_ longitude: Double) -> Zone {
-        .sea(hours: min(max(Int(((longitude + 7.5) / 15).rounded(.down)), -12), 12))
+        .sea(hours: Int(clamping: ((longitude + 7.5) / 15).rounded(.down), to: -12...12))
     }
 
     private static func pair(_ high: UInt8, _ low: UInt8) -> Int { Self.digit(high) * 64 + Self.digit(low) }

@@ -35,8 +35,8 @@ package struct BackgroundController: Sendable {
         self.clock = clock
         self.geohashPrecision = photos.geohashPrecision
         self.windowSeconds = photos.windowSeconds
-        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? Int(cache.fallbackMaxAge / .seconds(1)) : nil
-        self.staleWhileRevalidate = Int(cache.staleWhileRevalidate / .seconds(1))
+        self.fallbackMaxAge = backgrounds.photos.substitutesFallbacks ? Int(total: cache.fallbackMaxAge / .seconds(1)) : nil
+        self.staleWhileRevalidate = Int(total: cache.staleWhileRevalidate / .seconds(1))
         self.defaults = defaults
         self.clients = clients
         self.metrics = metrics

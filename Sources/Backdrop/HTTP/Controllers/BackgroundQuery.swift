@@ -37,7 +37,7 @@ struct BackgroundQuery: Sendable, Equatable {
         if let text = parameters["blur"] {
             let value = try Self.decimal(text, name: "blur")
             guard (0...1).contains(value) else { throw .badParameter("blur", "must be between 0 and 1, got \(text)") }
-            blur = Int((value * 100).rounded())
+            blur = Int(total: (value * 100).rounded())
         }
         let width = try parameters["width"].map { text throws(APIError) in try Self.side(text, name: "width") } ?? defaults.size.width
         let height = try parameters["height"].map { text throws(APIError) in try Self.side(text, name: "height") } ?? defaults.size.height

@@ -43,7 +43,7 @@ struct PublicFiles<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         let length = attributes.size
         let modified = attributes.modificationDate
-        let etag = "\"\(String(Int64(modified.timeIntervalSince1970), radix: 16))-\(String(length, radix: 16))\""
+        let etag = "\"\(String(Int64(total: modified.timeIntervalSince1970), radix: 16))-\(String(length, radix: 16))\""
         let lastModified = HTTPDate.format(modified)
         headers[.eTag] = etag
         headers[.lastModified] = lastModified

@@ -15,7 +15,7 @@ package final class TraceSampling: Sendable {
 
     package init(sampler: TraceSamplerSetting, ratio: Double) {
         self.sampler = sampler
-        self.bound = ratio <= 0 ? .min : ratio >= 1 ? .max : UInt64(ratio * Double(UInt64.max))
+        self.bound = ratio <= 0 ? .min : ratio >= 1 ? .max : UInt64(total: ratio * Double(UInt64.max))
         self.state = Atomic(UInt64.random(in: .min ... .max))
     }
 

@@ -18,7 +18,9 @@ package struct Attention: Sendable {
         var z = x
         for cell in 0..<(n * n) {
             // libvips reduces the 8-bit photo to an 8-bit grid, then converts to XYZ (0 to 100).
-            let (r, g, b) = (SRGB.linear[Int(means[3 * cell])], SRGB.linear[Int(means[3 * cell + 1])], SRGB.linear[Int(means[3 * cell + 2])])
+            let (r, g, b) = (
+                SRGB.linear[Int(total: means[3 * cell])], SRGB.linear[Int(total: means[3 * cell + 1])], SRGB.linear[Int(total: means[3 * cell + 2])]
+            )
             (x[cell], y[cell], z[cell]) = SRGB.xyz(r, g, b)
         }
         var scores = [Double](repeating: 0, count: n * n)
@@ -56,7 +58,7 @@ package struct Attention: Sendable {
     static func cellMeans(_ image: RGBImage) -> [Double] {
         let n = self.grid
         let (columnFactor, rowFactor) = (Double(image.width) / Double(n), Double(image.height) / Double(n))
-        let (boxWidth, boxHeight) = (max(1, Int(columnFactor / 2)), max(1, Int(rowFactor / 2)))
+        let (boxWidth, boxHeight) = (max(1, Int(total: columnFactor / 2)), max(1, Int(total: rowFactor / 2)))
         let (columns, rows) = ((image.width + boxWidth - 1) / boxWidth, (image.height + boxHeight - 1) / boxHeight)
         var sums = [Double](repeating: 0, count: columns * rows * 3)
         var counts = [Double](repeating: 0, count: columns * rows)
@@ -105,8 +107,8 @@ package struct Attention: Sendable {
         var output = [Double](repeating: 0, count: outWidth * outHeight * 3)
         for i in 0..<n {
             let centre = (Double(i) + 0.5) * factor - 0.5
-            let first = Int((centre - 3 * stretch).rounded(.up))
-            let last = Int((centre + 3 * stretch).rounded(.down))
+            let first = Int(total: (centre - 3 * stretch).rounded(.up))
+            let last = Int(total: (centre + 3 * stretch).rounded(.down))
             var taps = [(index: Int, weight: Double)]()
             for j in first...max(first, last) {
                 let weight = self.lanczos3((Double(j) - centre) / stretch)

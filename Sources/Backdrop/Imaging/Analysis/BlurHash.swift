@@ -38,7 +38,7 @@ enum BlurHash {
             hash += Self.base83(0, length: 1)
         } else {
             let actual = ac.map { max(abs($0.0), abs($0.1), abs($0.2)) }.max() ?? 0
-            let quantised = Int(max(0, min(82, (actual * 166 - 0.5).rounded(.down))))
+            let quantised = Int(total: max(0, min(82, (actual * 166 - 0.5).rounded(.down))))
             maximum = Double(quantised + 1) / 166
             hash += Self.base83(quantised, length: 1)
         }
@@ -46,7 +46,7 @@ enum BlurHash {
         hash += Self.base83((Self.sRGB(dc.0) << 16) + (Self.sRGB(dc.1) << 8) + Self.sRGB(dc.2), length: 4)
         for (r, g, b) in ac {
             func quantise(_ value: Double) -> Int {
-                Int(max(0, min(18, (Self.signedSquareRoot(value / maximum) * 9 + 9.5).rounded(.down))))
+                Int(total: max(0, min(18, (Self.signedSquareRoot(value / maximum) * 9 + 9.5).rounded(.down))))
             }
             hash += Self.base83(quantise(r) * 19 * 19 + quantise(g) * 19 + quantise(b), length: 2)
         }
@@ -73,7 +73,7 @@ enum BlurHash {
     }
 
     private static func sRGB(_ linear: Double) -> Int {
-        Int(SRGB.encoded(max(0, min(1, linear))) * 255 + 0.5)
+        Int(total: SRGB.encoded(max(0, min(1, linear))) * 255 + 0.5)
     }
 
     private static func signedSquareRoot(_ value: Double) -> Double {

@@ -20,7 +20,7 @@ package struct Legibility: Sendable, Equatable, Encodable {
         package let whole: Band
 
         init(_ image: RGBImage) {
-            let band = max(1, Int((Double(image.height) * 0.15).rounded()))
+            let band = max(1, Int(total: (Double(image.height) * 0.15).rounded()))
             self.top = Band(LuminanceSamples(image, rows: 0..<band))
             self.bottom = Band(LuminanceSamples(image, rows: (image.height - band)..<image.height))
             self.whole = Band(LuminanceSamples(image, rows: 0..<image.height))
@@ -87,7 +87,7 @@ enum Contrast {
         let wanted = SRGB.encoded(light ? 1.05 / self.aim - 0.05 : 0.05 * self.aim - 0.05)
         let guess = light ? 1 - wanted / max(grey, 1e-9) : (wanted - grey) / max(1 - grey, 1e-9)
         var (low, high) = (0, 100)  // low fails, high reaches (a full scrim is pure black or white)
-        var probe = min(99, max(1, Int((guess * 100).rounded(.up))))
+        var probe = min(99, max(1, Int(total: (guess * 100).rounded(.up))))
         var step = 1
         if reaches(probe) {
             high = probe
@@ -130,7 +130,7 @@ struct LuminanceSamples {
     private var blue = [UInt8]()
 
     init(_ image: RGBImage, rows: Range<Int>) {
-        let step = max(1, Int((Double(image.width * rows.count) / 8192).squareRoot().rounded(.up)))
+        let step = max(1, Int(total: (Double(image.width * rows.count) / 8192).squareRoot().rounded(.up)))
         let expected = ((rows.count + step - 1) / step) * ((image.width + step - 1) / step)
         self.red.reserveCapacity(expected)
         self.green.reserveCapacity(expected)
@@ -177,7 +177,7 @@ struct LuminanceSamples {
             counts.withUnsafeMutableBufferPointer { counts in
                 for i in self.red.indices {
                     let value = wr * lut[Int(self.red[i])] + wg * lut[Int(self.green[i])] + wb * lut[Int(self.blue[i])]
-                    counts[Int(value * Float(Self.bins))] &+= 1
+                    counts[Int(total: value * Float(Self.bins))] &+= 1
                 }
             }
         }
@@ -186,7 +186,7 @@ struct LuminanceSamples {
 
     /// The percentile (nearest rank) of a ``histogram(scrim:light:)``.
     func luminance(in counts: [Int32], atPercentile percentile: Int, light: Bool) -> Double {
-        let rank = max(1, Int((Double(self.red.count) * Double(percentile) / 100).rounded(.up)))
+        let rank = max(1, Int(total: (Double(self.red.count) * Double(percentile) / 100).rounded(.up)))
         var seen = 0
         for bin in counts.indices {
             seen += Int(counts[bin])

@@ -91,10 +91,10 @@ enum ThumbHash {
     static func fitted(_ image: RGBImage) -> RGBImage {
         guard image.width > self.maxSide || image.height > self.maxSide else { return image }
         let scale = Double(max(image.width, image.height)) / Double(self.maxSide)
-        func side(_ length: Int) -> Int { max(1, min(self.maxSide, Int((Double(length) / scale).rounded()))) }
+        func side(_ length: Int) -> Int { max(1, min(self.maxSide, Int(total: (Double(length) / scale).rounded()))) }
         return CoverCrop.apply(image, to: PixelSize(width: side(image.width), height: side(image.height)))
     }
 
     /// JavaScript's `Math.round`: halves go up.
-    private static func jsRound(_ value: Double) -> Int { Int((value + 0.5).rounded(.down)) }
+    private static func jsRound(_ value: Double) -> Int { Int(total: (value + 0.5).rounded(.down)) }
 }

@@ -68,7 +68,7 @@ package enum JPEGDecoder {
     /// Smallest n in 1...8 such that the image decoded at n/8 still covers `target` without upscaling.
     static func scaleNumerator(for size: PixelSize, covering target: PixelSize) -> Int {
         let needed = max(Double(target.width) / Double(size.width), Double(target.height) / Double(size.height))
-        return min(8, max(1, Int((needed * 8).rounded(.up))))
+        return min(8, max(1, Int(total: (needed * 8).rounded(.up))))
     }
 
     private static func failure(_ decoder: OpaquePointer) -> ImagingError {

@@ -22,7 +22,7 @@ enum BilinearFit {
             var off = [Float](repeating: 0, count: max(length - 1, 0))
             for position in stride(from: step / 2, to: fullLength, by: step) {
                 let at = min(max((Double(position) + 0.5) * Double(length) / Double(fullLength) - 0.5, 0), Double(length - 1))
-                let low = Int(at.rounded(.down))
+                let low = Int(total: at.rounded(.down))
                 let high = min(low + 1, length - 1)
                 let weight = Float(at - Double(low))  // of `high`
                 samples.append((position, low, high, weight))
@@ -98,7 +98,7 @@ enum BilinearFit {
             for channel in 0..<3 { columns.solve(&projected, start: y * size.width * 3 + channel, spacing: 3) }
         }
         return RGBImage(width: size.width, height: size.height) { out in
-            for i in 0..<out.count { out[i] = UInt8(min(max(projected[i].rounded(), 0), 255)) }
+            for i in 0..<out.count { out[i] = UInt8(total: min(max(projected[i].rounded(), 0), 255)) }
         }
     }
 }

@@ -36,7 +36,7 @@ package enum EffectStyle: String, Sendable, CaseIterable, Hashable {
 
     /// Box width of each of the three passes that approximate a Gaussian of radius `r` (always odd).
     package static func boxWidth(radius r: Double) -> Int {
-        var d = Int((r * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
+        var d = Int(total: (r * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
         if d % 2 == 0 { d += 1 }
         return max(d, 1)
     }

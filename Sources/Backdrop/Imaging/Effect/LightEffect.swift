@@ -21,7 +21,7 @@ package enum LightEffect {
     /// How much smaller the blur of an image of `size` is computed (the reduced Gaussian keeps a radius of at least
     /// about 6 px), and the size it is computed at.
     static func reduction(of size: PixelSize, style: EffectStyle) -> (factor: Int, size: PixelSize) {
-        let factor = max(1, min(Int(style.radius(outputHeight: size.height) / 6), 16, size.width, size.height))
+        let factor = max(1, min(Int(total: style.radius(outputHeight: size.height) / 6), 16, size.width, size.height))
         return (factor, PixelSize(width: (size.width + factor - 1) / factor, height: (size.height + factor - 1) / factor))
     }
 }
@@ -101,7 +101,7 @@ private func boxLine(
 ) {
     if width <= 1 || count == 1 { return }
     for i in 0..<count { scratch[i] = values[start + i * step] }
-    let k = Int(((width - 1) / 2).rounded(.down))
+    let k = Int(total: ((width - 1) / 2).rounded(.down))
     let edge = Float((width - Double(2 * k + 1)) / 2)
     let scale = Float(1 / width)
     let last = count - 1

@@ -33,7 +33,7 @@ package enum CoverCrop {
         let scale = max(Double(size.width) / Double(image.width), Double(size.height) / Double(image.height))
         // Reducing by 2x or more: box-shrink by the whole part first, so that what is left is under 2x (at most four
         // taps, each weight at least 64 of 256). The focus, in fractions, holds for the shrunk image too.
-        if 1 / scale >= 2 { return self.apply(BoxShrink.apply(image, factor: Int(1 / scale)), to: size, focus: focus) }
+        if 1 / scale >= 2 { return self.apply(BoxShrink.apply(image, factor: Int(total: 1 / scale)), to: size, focus: focus) }
         let (left, top, _) = self.window(source: PixelSize(width: image.width, height: image.height), size: size, focus: focus)
         let columns = ResampleTaps(sourceLength: image.width, outputLength: size.width, scale: scale, offset: left)
         let rows = ResampleTaps(sourceLength: image.height, outputLength: size.height, scale: scale, offset: top)
@@ -170,7 +170,7 @@ struct ResampleTaps {
     init(sourceLength: Int, outputLength: Int, scale: Double, offset: Double) {
         let support = max(1.0, 1.0 / scale)
         // Source pixel j has weight > 0 only when |j + 0.5 - centre| < support: at most ceil(2 * support) of them.
-        let taps = max(1, Int((2 * support).rounded(.up)))
+        let taps = max(1, Int(total: (2 * support).rounded(.up)))
         var indices = [Int32](repeating: 0, count: outputLength * taps)
         var weights = [UInt16](repeating: 0, count: outputLength * taps)
         var lowest = sourceLength
@@ -178,7 +178,7 @@ struct ResampleTaps {
         var raw = [Double](repeating: 0, count: taps)
         for i in 0..<outputLength {
             let centre = offset + (Double(i) + 0.5) / scale
-            let first = Int((centre - support - 0.5).rounded(.down)) + 1
+            let first = Int(total: (centre - support - 0.5).rounded(.down)) + 1
             var total = 0.0
             for t in 0..<taps {
                 let distance = abs(Double(first + t) + 0.5 - centre)
@@ -189,7 +189,7 @@ struct ResampleTaps {
             var largest = 0
             for t in 0..<taps {
                 let index = min(max(first + t, 0), sourceLength - 1)
-                let weight = total > 0 ? Int((raw[t] / total * 256).rounded()) : (t == 0 ? 256 : 0)
+                let weight = total > 0 ? Int(total: (raw[t] / total * 256).rounded()) : (t == 0 ? 256 : 0)
                 indices[i * taps + t] = Int32(index)
                 weights[i * taps + t] = UInt16(weight)
                 fixedTotal += weight

@@ -36,7 +36,7 @@ struct CommonsClient: Sendable {
             )
         case .tooLarge: CommonsError(.malformed, "Commons' answer is too large")
         case .cutOff(let error): CommonsError(.transient, "Commons' answer was cut off: \(error)")
-        case .timedOut: CommonsError(.transient, "Commons did not answer within \(Int(timeout / .milliseconds(1))) ms")
+        case .timedOut: CommonsError(.transient, "Commons did not answer within \(Int(total: timeout / .milliseconds(1))) ms")
         }
     }
 

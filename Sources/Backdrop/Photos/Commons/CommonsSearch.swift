@@ -20,7 +20,7 @@ struct CommonsSearch: NearbySearch {
 
     func search(_ cell: Geohash, shared: any CellSharing) async throws -> [CandidatePhoto] {
         let centre = cell.centre
-        let radius = Int((self.radiusKm * 1000).rounded())
+        let radius = Int(total: (self.radiusKm * 1000).rounded())
         // One span per call, as for Flickr: its radius, the budget's answer, what it found; never coordinates.
         return try await withRequestSpan("commons.search") { span in
             span.attributes["backdrop.cell"] = cell.value

@@ -18,7 +18,7 @@ struct FlickrRESTClient: FlickrSearching {
                 throw FlickrError(.transient, "Flickr could not be reached: \(self.redacted(error))")
             case .status(let code, _): throw FlickrError.http(status: code)
             case .tooLarge: throw FlickrError(.malformed, "Flickr's answer is too large")
-            case .timedOut: throw FlickrError(.transient, "Flickr did not answer within \(Int(self.get.timeout / .milliseconds(1))) ms")
+            case .timedOut: throw FlickrError(.transient, "Flickr did not answer within \(Int(total: self.get.timeout / .milliseconds(1))) ms")
             }
         }
         return try FlickrSearchResponse.parse(body, allowedLicenses: self.allowedLicenses)

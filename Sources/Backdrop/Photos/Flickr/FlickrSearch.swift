@@ -25,7 +25,7 @@ struct FlickrSearch: NearbySearch {
     /// Each call is taken from the key's budget (shared between replicas when they share a database).
     func photos(_ cell: Geohash, _ shared: any CellSharing) async throws -> [FlickrPhoto] {
         let centre = cell.centre
-        let minUploadDate = Int64(self.clock.now().timeIntervalSince1970) - Int64(self.settings.minUploadAgeDays) * 86400
+        let minUploadDate = Int64(total: self.clock.now().timeIntervalSince1970) - Int64(self.settings.minUploadAgeDays) * 86400
         var steps = [(self.settings.radiusKm, self.settings.tags)]
         for radius in [min(32, self.settings.radiusKm * 2), 32] where radius > steps[steps.count - 1].0 {
             steps.append((radius, self.settings.tags))

@@ -66,7 +66,7 @@ extension NearbyPhotoSource {
     func resultsKey(_ cell: Geohash, window: TimeWindow) -> CellWindow {
         let period = Int64(max(self.search.resultsSeconds, window.seconds))
         guard period > Int64(window.seconds) else { return CellWindow(cell: cell.value, window: window.index) }
-        let start = Int64(window.start.timeIntervalSince1970) / period * period
+        let start = Int64(total: window.start.timeIntervalSince1970) / period * period
         return CellWindow(cell: "\(self.search.origin.rawValue)/\(cell.value)", window: (start + period) / Int64(window.seconds) - 1)
     }
 

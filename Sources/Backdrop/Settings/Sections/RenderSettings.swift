@@ -46,7 +46,7 @@ extension Settings {
             RenderSpec(
                 size: PixelSize(width: self.width, height: self.height),
                 style: self.style,
-                blurHundredths: Int((self.blur * 100).rounded())
+                blurHundredths: Int(total: (self.blur * 100).rounded())
             )
         }
     }

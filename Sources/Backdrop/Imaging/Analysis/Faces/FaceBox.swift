@@ -28,12 +28,12 @@ struct FaceBox: Sendable, Equatable {
         for index in boxes.indices { members[root(index), default: []].append(boxes[index]) }
         let groups = members.values.filter { $0.count > Self.minNeighbours }.map { group in
             let n = Double(group.count)
-            func mean(_ value: (FaceBox) -> Int) -> Int { Int((Double(group.map(value).reduce(0, +)) / n).rounded()) }
+            func mean(_ value: (FaceBox) -> Int) -> Int { Int(total: (Double(group.map(value).reduce(0, +)) / n).rounded()) }
             return (box: FaceBox(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height)), count: group.count)
         }
         return groups.filter { inner in
             !groups.contains { outer in
-                let (dx, dy) = (Int(Double(outer.box.width) * Self.similarity), Int(Double(outer.box.height) * Self.similarity))
+                let (dx, dy) = (Int(total: Double(outer.box.width) * Self.similarity), Int(total: Double(outer.box.height) * Self.similarity))
                 return outer.box != inner.box && inner.box.x >= outer.box.x - dx && inner.box.y >= outer.box.y - dy
                     && inner.box.x + inner.box.width <= outer.box.x + outer.box.width + dx
                     && inner.box.y + inner.box.height <= outer.box.y + outer.box.height + dy

@@ -14,7 +14,7 @@ struct FaceDetector: Sendable {
         var found = [FaceBox]()
         var factor = 1.0
         while true {
-            let (scaledWidth, scaledHeight) = (Int((Double(width) / factor).rounded()), Int((Double(height) / factor).rounded()))
+            let (scaledWidth, scaledHeight) = (Int(total: (Double(width) / factor).rounded()), Int(total: (Double(height) / factor).rounded()))
             let (columns, rows) = (scaledWidth - windowWidth, scaledHeight - windowHeight)
             guard columns > 0, rows > 0 else { break }
             let scaled = factor == 1 ? gray : Self.resized(gray, width: width, height: height, to: scaledWidth, scaledHeight)
@@ -30,10 +30,10 @@ struct FaceDetector: Sendable {
                             let stage = self.passes(sums, offsets, at: y * (scaledWidth + 1) + x)
                             if stage == self.cascade.stages.count {
                                 let box = FaceBox(
-                                    x: Int((Double(x) * factor).rounded()),
-                                    y: Int((Double(y) * factor).rounded()),
-                                    width: Int(size),
-                                    height: Int((Double(windowHeight) * factor).rounded())
+                                    x: Int(total: (Double(x) * factor).rounded()),
+                                    y: Int(total: (Double(y) * factor).rounded()),
+                                    width: Int(total: size),
+                                    height: Int(total: (Double(windowHeight) * factor).rounded())
                                 )
                                 found.append(box)
                             }
@@ -98,7 +98,7 @@ struct FaceDetector: Sendable {
             let scale = Float(source) / Float(count)
             return (0..<count).map { index in
                 let at = min(max((Float(index) + 0.5) * scale - 0.5, 0), Float(source - 1))
-                let low = Int(at)
+                let low = Int(total: at)
                 return (low, min(low + 1, source - 1), at - Float(low))
             }
         }
@@ -108,7 +108,7 @@ struct FaceDetector: Sendable {
             for (x, (left, right, fx)) in across.enumerated() {
                 let upper = Float(gray[top * width + left]) * (1 - fx) + Float(gray[top * width + right]) * fx
                 let lower = Float(gray[bottom * width + left]) * (1 - fx) + Float(gray[bottom * width + right]) * fx
-                out[y * newWidth + x] = UInt8(min(255, upper * (1 - fy) + lower * fy + 0.5))
+                out[y * newWidth + x] = UInt8(total: min(255, upper * (1 - fy) + lower * fy + 0.5))
             }
         }
         return out
