@@ -17,7 +17,8 @@ package func buildApplication(
     logger: Logger? = nil,
     metrics: BackdropMetrics = BackdropMetrics(),
     middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = [],
-    services: [any Service] = []
+    services: [any Service] = [],
+    resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve
 ) async throws -> some ApplicationProtocol {
     let logger = settings.logger(logger)
     let descriptors = settings.descriptors()
@@ -30,7 +31,7 @@ package func buildApplication(
         metrics: metrics
     )
     let replicas = try Replicas(settings.cluster, windowSeconds: settings.photos.windowSeconds, clock: clock, logger: logger, metrics: metrics)
-    let photos = PhotoSupply(settings, store: sweeper?.cache, replicas: replicas, clock: clock, logger: logger, metrics: metrics)
+    let photos = PhotoSupply(settings, store: sweeper?.cache, replicas: replicas, clock: clock, logger: logger, metrics: metrics, resolve: resolve)
     let background = buildBackgroundController(settings, photos: photos.line, disk: sweeper?.cache, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
@@ -71,7 +72,8 @@ extension PhotoSupply {
         replicas: Replicas,
         clock: any WallClock,
         logger: Logger,
-        metrics: BackdropMetrics
+        metrics: BackdropMetrics,
+        resolve: @escaping @Sendable (String) async -> [String]
     ) {
         let deny = PhotoDenylist(settings.photos.deny)
         let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits, deny: deny)
@@ -83,7 +85,8 @@ extension PhotoSupply {
             deny: deny,
             maxStale: settings.cache.maxStale,
             cellCacheEntries: settings.photos.cellCacheEntries,
-            keepOut: KeptOut(extra: settings.photos.keepOut)
+            keepOut: KeptOut(extra: settings.photos.keepOut),
+            resolve: resolve
         )
         self.init(settings.photos, flickr: settings.flickr, commons: settings.commons, stock: stock, replicas: replicas, context: context)
     }

@@ -654,13 +654,21 @@ struct FlickrTests {
         let policy = ImageHostPolicy(extraHosts: ["mirror.test"]) { host in
             ["live.staticflickr.com": ["151.101.1.7"], "evil.staticflickr.com": ["127.0.0.1"], "lan.staticflickr.com": ["192.168.1.4"]][host] ?? []
         }
-        try await policy.check(try #require(URL(string: "https://live.staticflickr.com/65535/1_a_b.jpg")))
-        try await policy.check(try #require(URL(string: "http://mirror.test:8080/x.jpg")))
+        try await policy.check(try #require(WebURL("https://live.staticflickr.com/65535/1_a_b.jpg")))
+        try await policy.check(try #require(WebURL("http://mirror.test:8080/x.jpg")))
         for refused in [
             "http://live.staticflickr.com/x.jpg", "https://evil.staticflickr.com/x.jpg", "https://lan.staticflickr.com/x.jpg",
-            "https://staticflickr.com.evil.example/x.jpg", "https://127.0.0.1/x.jpg", "file:///etc/passwd", "https://nowhere.staticflickr.com/x",
+            "https://staticflickr.com.evil.example/x.jpg", "https://127.0.0.1/x.jpg", "https://nowhere.staticflickr.com/x",
         ] {
-            await #expect(throws: DownloadError.self, "\(refused)") { try await policy.check(try #require(URL(string: refused))) }
+            await #expect(throws: DownloadError.self, "\(refused)") { try await policy.check(try #require(WebURL(refused))) }
+        }
+        // Not web URLs as a browser reads them: never fetched at all.
+        for unread in [
+            "file:///etc/passwd", "https://evil.example\\@live.staticflickr.com/x.jpg", "https://user@live.staticflickr.com/x.jpg",
+            "https://live.staticflickr.com\\.evil.example/x.jpg", "https://live.staticflickr.com:99999/x.jpg", "https://[::1]/x.jpg",
+            "https://live staticflickr.com/x.jpg", "javascript:alert(1)",
+        ] {
+            #expect(WebURL(unread) == nil, "\(unread)")
         }
         for address in [
             "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",

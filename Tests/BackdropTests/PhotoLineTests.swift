@@ -152,7 +152,7 @@ struct PhotoLineTests {
             #expect(served == "commons", "\(fault)")
             // Each photo's first call carries its size; a redirect's hops do not.
             let tried = flickr.downloads.filter { $0.query["size"] != nil }.count
-            #expect(tried == PhotoAttempts.perSource, "\(fault): three Flickr photos, then Commons")
+            #expect(tried == 3, "\(fault): three Flickr photos, then Commons")
             let line = try #require(records.all.first { $0.message.contains("photos passed over") })
             #expect(line.metadata["served"]?.description == "commons-4242", "\(line.metadata)")
         }

@@ -148,7 +148,7 @@ struct SafetyTests {
 
     @Test func theWindowsRotationNeverRotatesABetterPhotoOut() {
         let cell = Geohash("u09tq")!
-        func candidate(_ id: Int, assessment: Int?) -> CandidatePhoto {
+        func candidate(_ id: Int, assessment: Int?, landscape: Bool = false) -> CandidatePhoto {
             let photo = SourcePhoto(
                 id: "commons-\(id)",
                 origin: .commons,
@@ -164,33 +164,36 @@ struct SafetyTests {
                     setting: .unsaid,
                     accuracy: 16,
                     order: id,
-                    width: 4000,
-                    height: 6000,
+                    width: landscape ? 6000 : 4000,
+                    height: landscape ? 4000 : 6000,
                     assessment: assessment
                 )
             )
         }
-        let results = [candidate(1, assessment: nil), candidate(2, assessment: nil), candidate(3, assessment: 2), candidate(4, assessment: nil)]
+        // Issue 57: an assessment (one page edit away) ranks a photo first among equals but never holds every window: the
+        // pool keeps four in turn. A photo worse on a term before the assessment (here, a landscape on a phone) never
+        // enters it.
+        var results = (1...5).map { candidate($0, assessment: $0 == 3 ? 2 : nil) }
+        results.append(candidate(6, assessment: 3, landscape: true))
+        var firsts = Set<String>()
         for index in 0..<40 {
             let window = TimeWindow(containing: HTTPTests.epoch.addingTimeInterval(Double(index) * 900), seconds: 900)
             let choice = CellChoice.ranking(results, cell: cell, window: window, deny: PhotoDenylist()).choice
-            #expect(choice.candidates(for: .portrait).first?.id == "commons-3", "window \(index): the quality image, whatever the rotation")
+            let ranked = choice.candidates(for: .portrait)
+            firsts.insert(ranked.first?.id ?? "")
+            #expect(ranked.dropFirst().first?.id == "commons-3" || ranked.first?.id == "commons-3", "the quality image first of the rest")
         }
+        #expect(firsts == ["commons-1", "commons-2", "commons-3", "commons-4"], "\(firsts.sorted())")
     }
 
     @Test func licencesAreTheKnownFormsAndLinksAreMadeFromThem() {
-        #expect(CommonsLicense(code: "cc-by-2.0-nc", url: "") == nil)
-        #expect(CommonsLicense(code: "cc-by-sa-4.0-nd", url: "") == nil)
-        #expect(CommonsLicense(code: "cc-by-sa-4.0-extra-x", url: "") == nil)
-        #expect(CommonsLicense(code: "cc-by-9.0", url: "") == nil)
-        let ported = CommonsLicense(code: "cc-by-2.0-fr", url: "https://phish.example/cc")
+        #expect(CommonsLicense(code: "cc-by-2.0-nc") == nil)
+        #expect(CommonsLicense(code: "cc-by-sa-4.0-nd") == nil)
+        #expect(CommonsLicense(code: "cc-by-sa-4.0-extra-x") == nil)
+        #expect(CommonsLicense(code: "cc-by-9.0") == nil)
+        let ported = CommonsLicense(code: "cc-by-2.0-fr")
         #expect(ported?.name == "CC BY 2.0 FR" && ported?.url == "https://creativecommons.org/licenses/by/2.0/fr/", "\(String(describing: ported))")
-        let given = CommonsLicense(code: "cc-by-sa-3.0", url: "http://creativecommons.org/licenses/by-sa/3.0/deed.en")
-        #expect(given?.url == "https://creativecommons.org/licenses/by-sa/3.0/deed.en")
-        #expect(
-            CommonsLicense(code: "cc-by-sa-3.0", url: "https://creativecommons.org.evil.example/x")?.url
-                == "https://creativecommons.org/licenses/by-sa/3.0/"
-        )
+        #expect(CommonsLicense(code: "cc-by-sa-3.0")?.url == "https://creativecommons.org/licenses/by-sa/3.0/", "made from the code alone")
     }
 
     @Test func creditsArePlainBoundedLinesWithoutBidiControls() {

@@ -8,9 +8,10 @@ import Testing
 @testable import Backdrop
 
 /// A stand-in for Wikimedia Commons on 127.0.0.1: the MediaWiki API at `/w/api.php` answering geosearches in Commons'
-/// `formatversion=2` JSON (as recorded from public answers: HTML in `Artist`, numbers as strings, missing fields), and
-/// `upload.wikimedia.org`'s paths, thumbnails in the standard widths only (any other width is refused with a 400, as
-/// Wikimedia refuses it). It records every call with its `User-Agent`.
+/// `formatversion=2` JSON in the shape of the real answers in `../shared/real-api/` (HTML in `Artist`, numbers as
+/// strings, missing fields, every URL with a campaign query, `responsiveUrls`, `thumbwidth` the width asked), and the
+/// media hosts' paths, thumbnails in the standard steps only (any other width is refused with a 400, as Wikimedia
+/// refuses it). ``replay(_:)`` serves a recorded answer itself. It records every call with its `User-Agent`.
 final class StandInCommons: Sendable {
     enum Answer: Sendable {
         case json(String)
@@ -88,15 +89,28 @@ final class StandInCommons: Sendable {
             // The image's folders name what its host serves (``File/image``) and its look (``File/look``), where Commons'
             // two hashed folders name a file.
             let folder = file.image.replacingOccurrences(of: ".", with: "_") + "/\(file.look ?? "own")~\(file.pageid)"
-            let original = "\(base)/wikipedia/commons/\(folder)/\(encoded)"
-            let thumb = file.width > 1280 ? "\(base)/wikipedia/commons/thumb/\(folder)/\(encoded)/1280px-\(encoded)" : original
+            // Today's shape (2026): every URL carries Wikimedia's campaign query; the thumbnail for the width asked
+            // is at its standard step (1280 is one), and those for 1.5 and 2 times as dense at theirs, or the original
+            // when it is narrower.
+            let campaign = "?utm_source=commons.wikimedia.org&utm_campaign=imageinfo&utm_content="
+            let original = "\(base)/wikipedia/commons/\(folder)/\(encoded)\(campaign)original"
+            let thumbnail = { (step: Int) in
+                file.width > step ? "\(base)/wikipedia/commons/thumb/\(folder)/\(encoded)/\(step)px-\(encoded)\(campaign)thumbnail" : original
+            }
+            let thumb = thumbnail(1280)
             var meta: [String: String] = [
                 "Artist": file.artist, "LicenseShortName": file.shortName, "LicenseUrl": file.licenseURL, "License": file.license,
                 "ObjectName": file.name.replacingOccurrences(of: ".jpg", with: ""), "Categories": file.categories,
             ]
             if let attribution = file.attribution { meta["Attribution"] = attribution }
             if let taken = file.taken { meta["DateTimeOriginal"] = taken }
+            // Commons' metadata takes any category whose name starts like an assessment's; the categories asked by
+            // `clcategories` are those the file is in exactly.
             if let assessments = file.assessments { meta["Assessments"] = assessments }
+            let categories = (file.assessments ?? "").split(separator: "|").compactMap { Self.assessmentCategories[String($0)] }
+            let categoryList =
+                categories.isEmpty
+                ? "" : ",\"categories\":[" + categories.map { "{\"ns\":14,\"title\":\(Self.quoted($0))}" }.joined(separator: ",") + "]"
             if let restrictions = file.restrictions { meta["Restrictions"] = restrictions }
             if let (lat, lon) = file.gps { (meta["GPSLatitude"], meta["GPSLongitude"]) = (String(lat), String(lon)) }
             let fields = meta.sorted { $0.key < $1.key }.map {
@@ -106,15 +120,22 @@ final class StandInCommons: Sendable {
                 "{\"CommonsMetadataExtension\":{\"value\":1.2,\"source\":\"extension\",\"hidden\":\"\"}," + fields.joined(separator: ",") + "}"
             let raw = file.raw.map { ",\"\($0.0)\":\($0.1)" }.joined()
             return """
-                {"pageid":\(file.pageid)\(raw),"ns":6,"title":\(Self.quoted("File:" + file.name)),"index":\(index - 1),"imagerepository":"local",\
+                {"pageid":\(file.pageid)\(raw),"ns":6,"title":\(Self.quoted("File:" + file.name)),"index":\(index - 1),"imagerepository":"local"\(categoryList),\
                 "imageinfo":[{"size":4123456,"width":\(file.width),"height":\(file.height),"thumburl":\(Self.quoted(thumb)),"thumbwidth":1280,\
-                "thumbheight":\(file.height * 1280 / max(1, file.width)),"url":\(Self.quoted(original)),\
+                "thumbheight":\(file.height * 1280 / max(1, file.width)),"responsiveUrls":{"1.5":\(Self.quoted(thumbnail(1920))),"2":\(Self.quoted(thumbnail(3840)))},\
+                "url":\(Self.quoted(original)),\
                 "descriptionurl":"https://commons.wikimedia.org/wiki/File:\(encoded)","descriptionshorturl":"https://commons.wikimedia.org/w/index.php?curid=\(file.pageid)",\
                 "mime":"\(file.mime)","user":\(Self.quoted(file.user)),"userid":\(file.user.utf8.reduce(7) { ($0 &* 31 &+ Int($1)) % 1_000_003 }),"extmetadata":\(extmetadata)}]}
                 """
         }
         return "{\"batchcomplete\":true,\"query\":{\"pages\":[\(pages.joined(separator: ","))]}}"
     }
+
+    /// The categories a file's assessments put it in, as `clcategories` names them.
+    static let assessmentCategories = [
+        "featured": "Category:Featured pictures on Wikimedia Commons", "quality": "Category:Quality images",
+        "valued": "Category:Valued images sorted by promotion date",
+    ]
 
     static func run(_ answers: @escaping @Sendable (StandInCommons) -> [Answer], _ body: @Sendable (StandInCommons) async throws -> Void) async throws
     {
@@ -162,7 +183,7 @@ final class StandInCommons: Sendable {
             }
             if request.uri.path.contains("/thumb/") {
                 let width = Int(last.prefix { $0.isNumber }) ?? 0
-                guard CommonsFile.standardWidths.contains(width) else {
+                guard CommonsThumbnail.steps.contains(width) else {
                     return Response(
                         status: .badRequest,
                         body: .init(byteBuffer: ByteBuffer(string: "Error: use one of the standard thumbnail sizes"))

@@ -4,7 +4,8 @@ import Logging
 /// What every source in the photo line shares, handed to each whole: the clock, the log and the metrics, the photo
 /// store (on the disk cache, when there is one), the operator's denylist (`photos.deny`), how old a stored photo may be
 /// to stand in while its source fails (`cache.maxStaleHours`), how many cells' search results each source keeps in
-/// memory (`photos.cellCacheEntries`), and what is never shown (``KeptOut``, with `photos.keepOut`).
+/// memory (`photos.cellCacheEntries`), what is never shown (``KeptOut``, with `photos.keepOut`), and how image hosts'
+/// names are resolved (the system's resolver; tests name their own, since no name outside loopback resolves there).
 struct PhotoContext: Sendable {
     let clock: any WallClock
     let logger: Logger
@@ -14,6 +15,7 @@ struct PhotoContext: Sendable {
     let maxStale: Duration
     let cellCacheEntries: Int
     let keepOut: KeptOut
+    let resolve: @Sendable (String) async -> [String]
 
     init(
         clock: any WallClock,
@@ -23,7 +25,8 @@ struct PhotoContext: Sendable {
         deny: PhotoDenylist = PhotoDenylist(),
         maxStale: Duration = .seconds(24 * 3600),
         cellCacheEntries: Int = 10_000,
-        keepOut: KeptOut = KeptOut()
+        keepOut: KeptOut = KeptOut(),
+        resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve
     ) {
         self.clock = clock
         self.logger = logger
@@ -33,5 +36,6 @@ struct PhotoContext: Sendable {
         self.maxStale = maxStale
         self.cellCacheEntries = cellCacheEntries
         self.keepOut = keepOut
+        self.resolve = resolve
     }
 }

@@ -1,8 +1,8 @@
 /// Text from a source's metadata as one plain line, wherever a credit goes (a header, the JSON, a page, an app):
 /// Commons' HTML (`Artist`, `Attribution`, `ObjectName`) with its tags removed (a `>` inside a quoted attribute value
 /// ends no tag), the contents of `<style>` and `<script>` and comments dropped, the usual entities decoded; then, for
-/// any text, whitespace collapsed, control characters and bidirectional controls (which could reorder what a page
-/// shows around the credit) dropped, and at most `limit` characters and `4 × limit` bytes (a letter carrying 300,000
+/// any text, whitespace collapsed, control and format characters (bidirectional controls could reorder what a page
+/// shows around the credit; zero-width ones hide words from a match) dropped, but ZWJ and ZWNJ within a word, and at most `limit` characters and `4 × limit` bytes (a letter carrying 300,000
 /// combining marks is one character). No markup ever reaches a header, the JSON or a page.
 enum PlainText {
     static func from(html: String, limit: Int = 200) -> String {
@@ -14,8 +14,19 @@ enum PlainText {
         var scalars = String.UnicodeScalarView()
         var space = false
         var bytes = 0
-        for scalar in text.unicodeScalars {
-            if Self.bidiControls.contains(scalar.value) { continue }
+        let input = text.unicodeScalars
+        for index in input.indices {
+            let scalar = input[index]
+            // Format characters (bidirectional controls, zero-width spaces, soft hyphens, word joiners, tag characters)
+            // show nothing and can hide or reorder what is shown: dropped, but for ZWJ and ZWNJ within a word, which
+            // some scripts need.
+            if scalar.properties.generalCategory == .format {
+                let next = input.index(after: index)
+                let withinWord =
+                    (scalar.value == 0x200C || scalar.value == 0x200D) && !space && scalars.last.map(Self.isWordPart) == true
+                    && next < input.endIndex && Self.isWordPart(input[next])
+                if !withinWord { continue }
+            }
             let isSpace = scalar.properties.isWhitespace || scalar.properties.generalCategory == .control || scalar == "<" || scalar == ">"
             if isSpace {
                 space = !scalars.isEmpty
@@ -32,8 +43,9 @@ enum PlainText {
         return joined.count > limit ? String(joined.prefix(limit - 1)) + "…" : joined
     }
 
-    /// U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069.
-    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    private static func isWordPart(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .spacingMark
+    }
 
     /// `html` with tags replaced by spaces, comments and the contents of `<style>` and `<script>` dropped.
     static func stripMarkup(_ html: String) -> String {

@@ -21,8 +21,12 @@ enum JSONValue: Decodable, Equatable {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            // The only JSON left is a number past Double's range (`1e400`): no number at all, rather than a document
+            // that cannot be read (one field of one photo would sink a whole answer).
+            self = .null
         }
     }
 

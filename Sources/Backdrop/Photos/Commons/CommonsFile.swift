@@ -2,57 +2,67 @@ import Foundation
 
 /// One Commons file as Backdrop serves it: its credit in plain text, its sizes in Wikimedia's standard thumbnail
 /// widths, and what the ranking reads (its sky, setting, assessments, personality rights). Nil for anything but a large
-/// enough JPEG under a licence served, and for a file whose categories ``KeptOut`` names.
+/// enough JPEG under a licence served, and for a file whose categories ``KeptOut`` names. Every field is a page edit
+/// away from hostile: each is checked where it enters (sizes positive and bounded, a position on the globe, URLs as a
+/// browser reads them, links built rather than passed on), and a field that fails is refused or its file skipped.
 struct CommonsFile {
-    /// The thumbnail widths Wikimedia renders and caches for everyone; other widths are refused by its servers.
+    /// The thumbnail widths served, of Wikimedia's standard steps (``CommonsThumbnail/steps``).
     static let standardWidths = [960, 1280, 1920]
-    /// The width a search asks `iiurlwidth` for: its `thumburl` is the pattern for the others.
+    /// The width a search asks `iiurlwidth` for; its `thumburl` and `responsiveUrls` are taken as they come.
     static let askedWidth = 1280
     /// The standard width whose thumbnail's look is hashed (``CandidateLooks``): about 5 kB.
     static let lookWidth = 120
+    /// The largest side a file may claim: Commons' largest JPEGs are about 30,000 px.
+    static let largestSide = 100_000
+    /// Commons' assessment categories by the ranking's number, matched exactly (by MediaWiki: `clcategories`).
+    static let assessmentCategories = [
+        "Category:Featured pictures on Wikimedia Commons": 3, "Category:Quality images": 2,
+        "Category:Valued images sorted by promotion date": 1,
+    ]
 
     let photo: SourcePhoto
     let facts: RankingCandidate
-    /// Its thumbnail ``lookWidth`` px wide, when the search gave the thumbnails' pattern.
+    /// Its thumbnail ``lookWidth`` px wide, when the search gave a thumbnail to make it from.
     let thumbnail: String?
 
     init?(_ page: CommonsSearchResponse.Page, order: Int, near cell: Geohash, keepOut: KeptOut = KeptOut()) {
-        guard let info = page.imageinfo?.first, info.mime == "image/jpeg", let width = info.width, let height = info.height,
-            max(width, height) >= CommonsSearchResponse.minimumLongSide, let original = info.url, Self.isWeb(original),
-            let pageURL = info.descriptionurl, pageURL.hasPrefix("https://")
+        guard page.pageid > 0, let info = page.imageinfo?.first, let width = info.width, let height = info.height,
+            (1...Self.largestSide).contains(width), (1...Self.largestSide).contains(height),
+            max(width, height) >= CommonsSearchResponse.minimumLongSide, let original = info.url.flatMap(WebURL.init),
+            info.mime.map({ $0 == "image/jpeg" }) ?? [".jpg", ".jpeg"].contains(where: original.path.lowercased().hasSuffix)
         else { return nil }
         let meta = { (key: String) in info.extmetadata?[key]?.text ?? "" }
-        guard
-            let license = CommonsLicense(code: meta("License"), url: meta("LicenseUrl"))
-        else { return nil }
-        let sizes = Self.sizes(original: original, thumb: info.thumburl, width: width, height: height)
+        let code = meta("License").isEmpty ? CommonsLicense.code(shortName: meta("LicenseShortName")) : meta("License")
+        guard let license = CommonsLicense(code: code) else { return nil }
+        let thumbnails = ([info.thumburl] + ["1.5", "2"].map { info.responsiveUrls?[$0] }).compactMap { $0.flatMap(CommonsThumbnail.init) }
+        let sizes = Self.sizes(original: original.text, thumbnails: thumbnails, width: width, height: height)
         guard !sizes.isEmpty else { return nil }
-        self.thumbnail = Self.thumbnail(info.thumburl, width: Self.lookWidth)
-        let name = page.title.hasPrefix("File:") ? String(page.title.dropFirst(5)) : page.title
+        self.thumbnail = thumbnails.first?.url(step: Self.lookWidth)
+        let name = PlainText.line(page.title.hasPrefix("File:") ? String(page.title.dropFirst(5)) : page.title, limit: 240)
         let objectName = PlainText.from(html: meta("ObjectName"), limit: 120)
         let attribution = PlainText.from(html: meta("Attribution"))
         let artist = PlainText.from(html: meta("Artist"))
         let title = !objectName.isEmpty ? objectName : PlainText.line(String(name.prefix { $0 != "." }), limit: 120)
         let author = !attribution.isEmpty ? attribution : !artist.isEmpty ? artist : "Unknown author"
-        let latitude = Double(meta("GPSLatitude"))
-        let longitude = Double(meta("GPSLongitude"))
+        // Where the camera stood: the page's GPS metadata (any number a page edit writes), else its coordinates; a
+        // position off the globe is no position.
+        let position =
+            GeoPoint(latitude: meta("GPSLatitude"), longitude: meta("GPSLongitude"))
+            ?? page.coordinates?.first.flatMap { GeoPoint(latitude: $0.lat, longitude: $0.lon) }
         let taken = PlainText.from(html: meta("DateTimeOriginal"), limit: 40)
         let categories = meta("Categories").split(separator: "|").map { $0.lowercased() }
         guard keepOut.reason(categories: categories) == nil else { return nil }
         let words = categories.flatMap(Self.words)
-        // `Assessments` and `Restrictions` are lists such as `featured|quality` and `personality|trademarked`.
-        let names = { (key: String) in Set(meta(key).lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        let assessments = names("Assessments")
-        let assessment = ["featured", "quality", "valued"].first { assessments.contains($0) }
-        let restrictions = names("Restrictions")
+        // `Restrictions` is a list such as `personality|trademarked`.
+        let restrictions = Set(meta("Restrictions").lowercased().split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) })
+        let rank = (page.categories ?? []).compactMap { Self.assessmentCategories[$0.title] }.max()
+        let assessment = rank.map { [1: "valued", 2: "quality", 3: "featured"][$0] ?? "valued" }
         let shown: SunPhase?
         let exact = Self.exactTime(taken)
         if let exact {
             // A file with no position was found near the cell's centre: its clock is read there.
-            let centre = cell.centre
-            shown =
-                ShownPhase.phase(taken: exact, latitude: latitude ?? centre.latitude, longitude: longitude ?? centre.longitude)
-                ?? CategoryPhrases.phase(categories)
+            let place = position?.pair ?? cell.centre
+            shown = ShownPhase.phase(taken: exact, latitude: place.latitude, longitude: place.longitude) ?? CategoryPhrases.phase(categories)
         } else {
             shown = CategoryPhrases.phase(categories)
         }
@@ -64,7 +74,7 @@ struct CommonsFile {
                 author: author,
                 license: license.name,
                 licenseURL: license.url,
-                sourceURL: pageURL
+                sourceURL: Self.pageURL(info.descriptionurl, title: name)
             ),
             sizes: sizes,
             owner: Self.uploader(info),
@@ -79,11 +89,11 @@ struct CommonsFile {
             owner: self.photo.owner ?? (artist.isEmpty ? self.photo.id : artist),
             shown: shown,
             setting: indoors ? .indoors : outdoors ? .outdoors : .unsaid,
-            accuracy: latitude != nil ? 16 : 11,
+            accuracy: position != nil ? 16 : 11,
             order: order,
             width: width,
             height: height,
-            assessment: assessment.map { ["valued": 1, "quality": 2, "featured": 3][$0] ?? 0 },
+            assessment: rank,
             people: restrictions.contains("personality") ? true : nil,
             taken: exact.flatMap(ShownPhase.seconds)
         )
@@ -98,13 +108,15 @@ struct CommonsFile {
         return info.userid.map { "commons-userid:\($0)" }
     }
 
-    /// The standard widths below the original's (from the asked thumbnail's URL), and the original itself when it is
-    /// no wider than the widest standard one (a file exactly 1920 px wide is served whole, not from the 1280 one).
-    static func sizes(original: String, thumb: String?, width: Int, height: Int) -> [PhotoSize] {
+    /// The standard widths below the original's, each the API's own URL for that step when it gave one, else made from
+    /// one it gave (``CommonsThumbnail``); and the original itself when it is no wider than the widest standard one (a
+    /// file exactly 1920 px wide is served whole, not from the 1280 one). None made without a thumbnail to make it from.
+    static func sizes(original: String, thumbnails: [CommonsThumbnail], width: Int, height: Int) -> [PhotoSize] {
         var sizes = [PhotoSize]()
         for standard in Self.standardWidths where standard < width {
-            guard let url = Self.thumbnail(thumb, width: standard) else { break }
-            sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: (height * standard + width / 2) / width))
+            let given = thumbnails.first { $0.step == standard }?.url
+            guard let url = given ?? thumbnails.first?.url(step: standard) else { break }
+            sizes.append(PhotoSize(label: "\(standard)px", url: url, width: standard, height: max(1, (height * standard + width / 2) / width)))
         }
         if width <= Self.standardWidths[Self.standardWidths.count - 1] || sizes.isEmpty {
             sizes.append(PhotoSize(label: "original", url: original, width: width, height: height))
@@ -112,15 +124,18 @@ struct CommonsFile {
         return sizes
     }
 
-    /// The thumbnail `width` px wide, from the pattern of the one the search asked for (nil when it gave none: the file
-    /// is no wider than that).
-    static func thumbnail(_ thumb: String?, width: Int) -> String? {
-        guard let thumb, Self.isWeb(thumb), thumb.contains("/\(Self.askedWidth)px-") else { return nil }
-        return thumb.replacingOccurrences(of: "/\(Self.askedWidth)px-", with: "/\(width)px-")
+    /// The file's page: the API's `descriptionurl` when it is on commons.wikimedia.org over HTTPS, else made from its
+    /// title (a link never leads to another host).
+    static func pageURL(_ given: String?, title: String) -> String {
+        if let given = given.flatMap(WebURL.init), given.scheme == "https", given.host == "commons.wikimedia.org", given.port == nil,
+            given.rest.hasPrefix("/wiki/")
+        {
+            return given.text
+        }
+        let path = ("File:" + title).replacingOccurrences(of: " ", with: "_")
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~:_(),'!*"))
+        return "https://commons.wikimedia.org/wiki/" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }
-
-    /// An absolute web URL; which hosts may be fetched, and over what, the download's ``ImageHostPolicy`` decides.
-    static func isWeb(_ url: String) -> Bool { url.hasPrefix("https://") || url.hasPrefix("http://") }
 
     /// `YYYY-MM-DD hh:mm:ss` (or without seconds) at the start of `text`, as ``ShownPhase`` reads it; nil otherwise.
     static func exactTime(_ text: String) -> String? {

@@ -4,14 +4,15 @@ import Foundation
 /// public domain, CC BY and CC BY-SA, any version or port). Commons itself refuses NonCommercial and NoDerivs; GFDL-only
 /// and other files are skipped here too. Read from `extmetadata.License`, the machine-readable name, which must be one
 /// of the known forms exactly (`cc0`, `pd`, `cc-by-4.0`, `cc-by-sa-2.0-de`: a port is a country's two letters, or
-/// `scotland` or `igo`, so `cc-by-2.0-nc` is refused). The name is made from the code, and the link too unless the file's
-/// `LicenseUrl` is on creativecommons.org or wikimedia.org: no other link reaches a credit.
+/// `scotland` or `igo`, so `cc-by-2.0-nc` is refused). The name and the link are made from the code alone: the file's
+/// `LicenseUrl` is a page edit away from leading anywhere (`https://evil.example\@creativecommons.org/`), so it is
+/// never passed on.
 struct CommonsLicense: Sendable, Equatable {
     let name: String
     let url: String
 
     /// The licence a file's metadata names, or nil when it is not one of those served.
-    init?(code: String, url given: String) {
+    init?(code: String) {
         let code = code.lowercased().trimmingCharacters(in: .whitespaces)
         let parts = code.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         let isVersion = { (text: String) in ["1.0", "2.0", "2.5", "3.0", "4.0"].contains(text) }
@@ -27,33 +28,30 @@ struct CommonsLicense: Sendable, Equatable {
             self.init(name: "Public domain", url: "https://commons.wikimedia.org/wiki/Commons:Licensing")
         case (parts.count == 3 || parts.count == 4) && parts[0] == "cc" && parts[1] == "by" && isVersion(parts[2])
             && (parts.count == 3 || isPort(parts[3])):
-            self.init(kind: "by", version: parts[2], port: parts.count == 4 ? parts[3] : nil, given: given)
+            self.init(kind: "by", version: parts[2], port: parts.count == 4 ? parts[3] : nil)
         case (parts.count == 4 || parts.count == 5) && parts[0] == "cc" && parts[1] == "by" && parts[2] == "sa" && isVersion(parts[3])
             && (parts.count == 4 || isPort(parts[4])):
-            self.init(kind: "by-sa", version: parts[3], port: parts.count == 5 ? parts[4] : nil, given: given)
+            self.init(kind: "by-sa", version: parts[3], port: parts.count == 5 ? parts[4] : nil)
         default:
             return nil
         }
     }
 
-    private init(kind: String, version: String, port: String?, given: String) {
-        let made = "https://creativecommons.org/licenses/\(kind)/\(version)/" + (port.map { "\($0)/" } ?? "")
-        self.init(name: "CC \(kind.uppercased()) \(version)" + (port.map { " \($0.uppercased())" } ?? ""), url: Self.trusted(given) ?? made)
+    private init(kind: String, version: String, port: String?) {
+        let url = "https://creativecommons.org/licenses/\(kind)/\(version)/" + (port.map { "\($0)/" } ?? "")
+        self.init(name: "CC \(kind.uppercased()) \(version)" + (port.map { " \($0.uppercased())" } ?? ""), url: url)
+    }
+
+    /// The machine-readable code for a `LicenseShortName` (`CC BY-SA 3.0` gives `cc-by-sa-3.0`, `Public domain` gives
+    /// `pd`), for an answer that carries no `License` (one that asked for the short name alone).
+    static func code(shortName: String) -> String {
+        let words = shortName.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" })
+        let code = words.joined(separator: "-")
+        return code == "public-domain" ? "pd" : code
     }
 
     private init(name: String, url: String) {
         self.name = name
         self.url = url
-    }
-
-    /// `url` (made HTTPS) when it is on creativecommons.org or wikimedia.org, else nil.
-    private static func trusted(_ url: String) -> String? {
-        var url = url
-        if url.hasPrefix("//") { url = "https:" + url }
-        if url.hasPrefix("http://") { url = "https://" + url.dropFirst(7) }
-        guard let host = URL(string: url)?.host?.lowercased(), url.hasPrefix("https://"), url.utf8.count <= 200,
-            ["creativecommons.org", "wikimedia.org"].contains(where: { host == $0 || host.hasSuffix(".\($0)") })
-        else { return nil }
-        return url
     }
 }

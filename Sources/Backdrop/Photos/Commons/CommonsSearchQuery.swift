@@ -1,7 +1,9 @@
 import Foundation
 
-/// One geosearch of Commons' file namespace near a point, with each file's size, type, thumbnail URL and metadata in
-/// the same call (MediaWiki's `generator=geosearch` with `prop=imageinfo`).
+/// One geosearch of Commons' file namespace near a point, with each file's size, type, thumbnail URLs and metadata in
+/// the same call (MediaWiki's `generator=geosearch` with `prop=imageinfo`), and which of Commons' assessment
+/// categories it is in (`prop=categories` with `clcategories`: MediaWiki matches those titles exactly, where the
+/// metadata's `Assessments` takes any category whose name starts like one).
 struct CommonsSearchQuery: Sendable, Hashable {
     let latitude: Double
     let longitude: Double
@@ -13,7 +15,7 @@ struct CommonsSearchQuery: Sendable, Hashable {
     /// The metadata the credit and the ranking read; asking for these alone keeps the answer small.
     static let metadata = [
         "Artist", "Attribution", "LicenseShortName", "LicenseUrl", "License", "ObjectName", "DateTimeOriginal", "Categories",
-        "GPSLatitude", "GPSLongitude", "Assessments", "Restrictions",
+        "GPSLatitude", "GPSLongitude", "Restrictions",
     ]
 
     var items: [(String, String)] {
@@ -26,11 +28,14 @@ struct CommonsSearchQuery: Sendable, Hashable {
             ("ggsradius", String(min(Self.maxRadiusMetres, max(10, self.radiusMetres)))),
             ("ggsnamespace", "6"),
             ("ggslimit", String(Self.limit)),
-            ("prop", "imageinfo"),
+            ("prop", "imageinfo|categories"),
             ("iiprop", "url|size|mime|extmetadata|user|userid"),
             ("iiurlwidth", String(CommonsFile.askedWidth)),
             ("iiextmetadatafilter", Self.metadata.joined(separator: "|")),
             ("iiextmetadatalanguage", "en"),
+            ("clcategories", CommonsFile.assessmentCategories.keys.sorted().joined(separator: "|")),
+            // 3 categories for each of 100 files at most: within one answer's 500.
+            ("cllimit", "max"),
         ]
     }
 

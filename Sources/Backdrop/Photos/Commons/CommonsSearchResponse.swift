@@ -12,7 +12,21 @@ enum CommonsSearchResponse {
             let info: String?
         }
 
-        struct Query: Decodable { let pages: [Readable<Page>]? }
+        /// Its pages: an array in `formatversion=2` (what Backdrop asks for), an object keyed by page id in version 1.
+        struct Query: Decodable {
+            let pages: [Readable<Page>]?
+
+            enum Keys: String, CodingKey { case pages }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                if let list = try? container.decodeIfPresent([Readable<Page>].self, forKey: .pages) {
+                    self.pages = list
+                } else {
+                    self.pages = try container.decodeIfPresent([String: Readable<Page>].self, forKey: .pages).map { Array($0.values) }
+                }
+            }
+        }
 
         let error: Failure?
         let query: Query?
@@ -23,6 +37,17 @@ enum CommonsSearchResponse {
         let title: String
         let index: Int?
         let imageinfo: [Info]?
+        /// The assessment categories it is in, of those the query names (`clcategories`): matched exactly by MediaWiki.
+        let categories: [Category]?
+        /// Where the camera stood, when the query asks `prop=coordinates` (recorded answers do).
+        let coordinates: [Coordinates]?
+    }
+
+    struct Category: Decodable { let title: String }
+
+    struct Coordinates: Decodable {
+        let lat: Double
+        let lon: Double
     }
 
     struct Info: Decodable {
@@ -30,6 +55,8 @@ enum CommonsSearchResponse {
         let height: Int?
         let url: String?
         let thumburl: String?
+        /// The thumbnails for screens 1.5 and 2 times as dense (`"1.5"`, `"2"`), when the asked width has them.
+        let responsiveUrls: [String: String]?
         let descriptionurl: String?
         let mime: String?
         /// The uploader's account: who the per-owner cap and `photos.deny` count a file as.

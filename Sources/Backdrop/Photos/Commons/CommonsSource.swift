@@ -7,7 +7,12 @@ extension NearbyPhotoSource {
     static func commons(_ commons: Settings.Commons, http: HTTPClient, replicas: Replicas, context: PhotoContext) -> NearbyPhotoSource {
         let downloader = ImageDownloader(
             http: http,
-            policy: ImageHostPolicy(extraHosts: commons.extraImageHosts, domains: ["upload.wikimedia.org"], name: "Wikimedia"),
+            policy: ImageHostPolicy(
+                extraHosts: commons.extraImageHosts,
+                domains: ImageHostPolicy.wikimediaDomains,
+                name: "Wikimedia",
+                resolve: context.resolve
+            ),
             maxBytes: commons.maxDownloadMB << 20,
             timeout: commons.totalTimeout,
             userAgent: commons.headerValue
@@ -26,6 +31,7 @@ extension NearbyPhotoSource {
         return NearbyPhotoSource(
             search: search,
             downloads: PhotoDownloads(downloader: downloader, memoryMB: commons.downloadCacheMB, context: context),
+            thumbnails: downloader.capped(at: CandidateLooks.maxBytes),
             coordinator: replicas.coordinator(budget: "budget/commons", source: "commons", callsPerHour: commons.callsPerHour),
             callsPerHour: commons.callsPerHour,
             context: context

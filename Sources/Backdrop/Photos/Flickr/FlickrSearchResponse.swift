@@ -9,6 +9,8 @@ package struct FlickrSearchResponse: Sendable, Equatable {
     package let photos: [FlickrPhoto]
 
     package static let minimumLongSide = 1024
+    /// The largest side a size may claim: a larger one is a field no camera wrote.
+    static let largestSide = 100_000
 
     package static func parse(_ body: [UInt8], allowedLicenses: Set<Int>) throws(FlickrError) -> FlickrSearchResponse {
         let json: JSONValue
@@ -42,11 +44,11 @@ package struct FlickrSearchResponse: Sendable, Equatable {
             let license = FlickrLicense.named(licenseID)
         else { return nil }
         let sizes = FlickrSearchQuery.sizeLabels.compactMap { label -> PhotoSize? in
-            guard let url = fields["url_\(label)"]?.text, !url.isEmpty,
+            guard let url = fields["url_\(label)"]?.text.flatMap(WebURL.init),
                 let width = fields["width_\(label)"]?.integer, let height = fields["height_\(label)"]?.integer,
-                width > 0, height > 0
+                (1...Self.largestSide).contains(width), (1...Self.largestSide).contains(height)
             else { return nil }
-            return PhotoSize(label: label, url: url, width: width, height: height)
+            return PhotoSize(label: label, url: url.text, width: width, height: height)
         }.sorted { $0.longSide < $1.longSide }
         guard let largest = sizes.last, largest.longSide >= Self.minimumLongSide else { return nil }
         var photo = FlickrPhoto(
@@ -59,7 +61,7 @@ package struct FlickrSearchResponse: Sendable, Equatable {
             sizes: sizes,
             facts: Self.facts(fields, order: order)
         )
-        if let thumbnail = fields["url_\(FlickrSearchQuery.thumbnailLabel)"]?.text, thumbnail.hasPrefix("http") { photo.thumbnail = thumbnail }
+        if let thumbnail = fields["url_\(FlickrSearchQuery.thumbnailLabel)"]?.text.flatMap(WebURL.init) { photo.thumbnail = thumbnail.text }
         return photo
     }
 
@@ -74,14 +76,16 @@ package struct FlickrSearchResponse: Sendable, Equatable {
         }
         facts.tags = (fields["tags"]?.text ?? "").split(separator: " ").prefix(100).map { $0.lowercased() }
         facts.context = fields["context"]?.integer ?? 0
-        facts.accuracy = fields["accuracy"]?.integer ?? 0
+        facts.accuracy = min(max(fields["accuracy"]?.integer ?? 0, 0), 16)
         if facts.accuracy > 0, let latitude = fields["latitude"]?.number, let longitude = fields["longitude"]?.number,
             (-90...90).contains(latitude), (-180...180).contains(longitude), latitude != 0 || longitude != 0
         {
             (facts.latitude, facts.longitude) = (latitude, longitude)
         }
         facts.views = max(0, fields["views"]?.integer ?? 0)
-        if let width = fields["o_width"]?.integer, let height = fields["o_height"]?.integer, width > 0, height > 0 {
+        if let width = fields["o_width"]?.integer, let height = fields["o_height"]?.integer, (1...Self.largestSide).contains(width),
+            (1...Self.largestSide).contains(height)
+        {
             (facts.originalWidth, facts.originalHeight) = (width, height)
         }
         return facts
@@ -105,7 +109,7 @@ extension JSONValue {
     var text: String? {
         switch self {
         case .string(let string): string
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(total: number)) : String(number)
         default: nil
         }
     }
@@ -122,7 +126,7 @@ extension JSONValue {
     /// A whole number, or a string holding one.
     var integer: Int? {
         switch self {
-        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? Int(number) : nil
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? Int(total: number) : nil
         case .string(let string): Int(string.trimmingCharacters(in: .whitespaces))
         default: nil
         }

@@ -26,13 +26,14 @@ extension NearbyPhotoSource {
         )
         let downloader = ImageDownloader(
             http: http,
-            policy: ImageHostPolicy(extraHosts: flickr.extraImageHosts),
+            policy: ImageHostPolicy(extraHosts: flickr.extraImageHosts, resolve: context.resolve),
             maxBytes: flickr.maxDownloadMB << 20,
             timeout: flickr.totalTimeout
         )
         return NearbyPhotoSource(
             search: search,
             downloads: PhotoDownloads(downloader: downloader, memoryMB: flickr.downloadCacheMB, context: context),
+            thumbnails: downloader.capped(at: CandidateLooks.maxBytes),
             coordinator: replicas.coordinator(budget: "flickr-api-key/\(flickr.apiKey)", source: "flickr", callsPerHour: flickr.callsPerHour),
             callsPerHour: flickr.callsPerHour,
             context: context

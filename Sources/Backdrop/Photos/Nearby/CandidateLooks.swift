@@ -12,6 +12,8 @@ struct CandidateLooks: Sendable {
     let memo: MemoryLRU<String, LookHash>
 
     static let limit = 64
+    /// The most bytes a thumbnail may take: a 120-px JPEG is about 5 kB.
+    static let maxBytes = 256 << 10
     static let parallel = 8
     static let budget = Duration.seconds(3)
     /// The most candidates of one sky and class looked at: twice a pool, since near-duplicates leave places in it.

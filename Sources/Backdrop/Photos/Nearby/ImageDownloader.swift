@@ -20,21 +20,26 @@ struct ImageDownloader: ImageDownloading {
         self.userAgent = userAgent
     }
 
+    /// The same downloader with a cap of `bytes` (thumbnails: ``CandidateLooks/maxBytes``).
+    func capped(at bytes: Int) -> ImageDownloader {
+        ImageDownloader(http: self.http, policy: self.policy, maxBytes: min(bytes, self.maxBytes), timeout: self.timeout, userAgent: self.userAgent)
+    }
+
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
     package func download(_ address: String) async throws -> [UInt8] {
         do {
             return try await withDeadline(self.timeout) { try await self.fetch(address) }
         } catch is DeadlinePassed {
-            throw DownloadError(.failed, "download took longer than \(Int(self.timeout / .milliseconds(1))) ms")
+            throw DownloadError(.failed, "download took longer than \(Int(total: self.timeout / .milliseconds(1))) ms")
         }
     }
 
     private func fetch(_ address: String) async throws -> [UInt8] {
         let deadline = NIODeadline.now() + TimeAmount(self.timeout)
-        guard var url = URL(string: address) else { throw DownloadError(.refused, "not a URL") }
+        guard var url = WebURL(address) else { throw DownloadError(.refused, "not a web URL: \(PlainText.line(address, limit: 120))") }
         for hop in 0...self.maxRedirects {
             try await self.policy.check(url)
-            var request = HTTPClientRequest(url: url.absoluteString)
+            var request = HTTPClientRequest(url: url.text)
             request.headers.add(name: "User-Agent", value: self.userAgent)
             let response: HTTPClientResponse
             do {
@@ -45,7 +50,7 @@ struct ImageDownloader: ImageDownloading {
             if (300..<400).contains(Int(response.status.code)) {
                 _ = try? await response.body.collect(upTo: 64 << 10)
                 guard hop < self.maxRedirects else { throw DownloadError(.refused, "more than \(self.maxRedirects) redirects") }
-                guard let location = response.headers.first(name: "location"), let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                guard let location = response.headers.first(name: "location"), let next = url.resolving(location) else {
                     throw DownloadError(.failed, "redirect without a usable Location")
                 }
                 url = next

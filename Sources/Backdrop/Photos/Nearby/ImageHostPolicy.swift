@@ -10,7 +10,8 @@ import Darwin
 #endif
 
 /// Which URLs photos may be downloaded from: a source's image hosts (Flickr's `*.staticflickr.com`, Wikimedia's
-/// `upload.wikimedia.org`), over HTTPS, and hosts the configuration adds (for tests or mirrors). A source's hosts must
+/// `upload.wikimedia.org` and `thumb.wikimedia.org`), over HTTPS, and hosts the configuration adds (for tests or
+/// mirrors). A URL is read as a browser reads it (``WebURL``): userinfo and backslashes are refused. A source's hosts must
 /// not resolve to loopback, private or link-local addresses; configured hosts are trusted as the operator named them.
 struct ImageHostPolicy: Sendable {
     let extraHosts: Set<String>
@@ -32,16 +33,14 @@ struct ImageHostPolicy: Sendable {
         self.resolve = resolve ?? { host in await Self.systemResolve(host) }
     }
 
+    /// Wikimedia's media hosts: originals on `upload`, thumbnails on `thumb` since 2026 (T427465, T434821).
+    static let wikimediaDomains = ["upload.wikimedia.org", "thumb.wikimedia.org"]
+
     /// Throws `DownloadError` when `url` may not be fetched.
-    func check(_ url: URL) async throws {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
-            throw DownloadError(.refused, "not an absolute URL: \(url.absoluteString.prefix(120))")
-        }
-        if self.extraHosts.contains(host) {
-            guard scheme == "https" || scheme == "http" else { throw DownloadError(.refused, "scheme \(scheme) not allowed") }
-            return
-        }
-        guard self.domains.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+    func check(_ url: WebURL) async throws {
+        let (scheme, host) = (url.scheme, url.host)
+        if self.extraHosts.contains(host) { return }
+        guard self.domains.contains(where: url.isOn) else {
             throw DownloadError(.refused, "host \(host) is not a \(self.name) image host")
         }
         guard scheme == "https" else { throw DownloadError(.refused, "\(self.name) images are fetched over HTTPS only") }

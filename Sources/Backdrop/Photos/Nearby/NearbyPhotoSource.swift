@@ -36,11 +36,18 @@ struct NearbyPhotoSource: Sendable {
     let results: MemoryLRU<CellWindow, [CandidatePhoto]>
 
     /// A source searching with `search`, its images from `downloads`, its budget of `callsPerHour` calls through
-    /// `coordinator`.
-    init(search: any NearbySearch, downloads: PhotoDownloads, coordinator: any ClusterCoordinator, callsPerHour: Int, context: PhotoContext) {
+    /// `coordinator`; its thumbnails for looks through `thumbnails` (the photos' downloader by default).
+    init(
+        search: any NearbySearch,
+        downloads: PhotoDownloads,
+        thumbnails: (any ImageDownloading)? = nil,
+        coordinator: any ClusterCoordinator,
+        callsPerHour: Int,
+        context: PhotoContext
+    ) {
         self.search = search
         self.downloads = downloads
-        self.looks = CandidateLooks(downloader: downloads.downloader)
+        self.looks = CandidateLooks(downloader: thumbnails ?? downloads.downloader)
         self.shared = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
         self.context = context
         self.state = SearchState(clock: context.clock)

@@ -40,7 +40,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
 /// 9. placed to a street, a city, a region, or not at all;
 /// 10. the source's own order (Flickr's interestingness), by fifties;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7, near-duplicates (photos
+/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7 (topped up to
+/// ``fewestScenes`` from those equal on terms 1 to 6), near-duplicates (photos
 /// one owner took within ten minutes, or of one look) counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
 /// window's), so a better photo is never rotated out for a worse one: a landscape screen never gets a portrait photo
 /// while a landscape one of the same standing exists. The rest follow in order (the replacements if a photo proves
@@ -61,6 +62,9 @@ struct PhotoRanking: Sendable {
     static let burst = 600.0
     /// The terms the window's rotation keeps equal: panorama, setting, sky, people, fit, size and assessment.
     static let poolTerms = 7
+    /// The fewest scenes a pool takes turns among where the place has them: a pool the best assessment leaves smaller
+    /// is topped up, in rank order, by the photos equal to the best on terms 1 to 6 (all but the assessment).
+    static let fewestScenes = 4
     /// A photo's long side over its short side beyond which it is a panorama.
     static let panorama = 2.5
     /// The most a photo is enlarged to cover the class's reference screen while a larger one of the same standing exists.
@@ -72,19 +76,24 @@ struct PhotoRanking: Sendable {
         let (first, later, scores) = self.ranked(candidates)
         guard !first.isEmpty else { return [] }
         var pool = [Int]()
-        for index in Self.contenders(first, scores: scores) {
-            guard pool.count < Self.poolSize else { break }
-            if !pool.contains(where: { Self.isNearDuplicate(candidates[$0], candidates[index]) }) { pool.append(index) }
+        func take(_ indices: ArraySlice<Int>, upTo size: Int) {
+            for index in indices where !pool.contains(index) {
+                guard pool.count < size else { break }
+                if !pool.contains(where: { Self.isNearDuplicate(candidates[$0], candidates[index]) }) { pool.append(index) }
+            }
         }
+        take(Self.contenders(first, scores: scores), upTo: Self.poolSize)
+        // Assessment alone never makes a pool of one: one edit of a page's categories would hold every window.
+        take(Self.contenders(first, scores: scores, terms: Self.poolTerms - 1), upTo: Self.fewestScenes)
         let pick = pool[PhotoChoice.index(key: key, window: window, count: pool.count)]
         return [pick] + (first + later).filter { $0 != pick }
     }
 
     /// The candidates that may take a turn in the pool: those of `first` (``ranked(_:)``'s order) equal to the best on
     /// terms 1 to ``poolTerms``, best first, near-duplicates and all.
-    static func contenders(_ first: [Int], scores: [[Int]]) -> ArraySlice<Int> {
+    static func contenders(_ first: [Int], scores: [[Int]], terms: Int = Self.poolTerms) -> ArraySlice<Int> {
         guard let best = first.first else { return [] }
-        return first.prefix { scores[$0].prefix(Self.poolTerms) == scores[best].prefix(Self.poolTerms) }
+        return first.prefix { scores[$0].prefix(terms) == scores[best].prefix(terms) }
     }
 
     /// One scene, one turn: two photos one owner took within ``burst`` seconds of each other by the camera's clock, or
