@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
 import Logging
@@ -278,6 +279,85 @@ struct RealCommonsTests {
         #expect(WebURL("HTTPS://Thumb.Wikimedia.ORG/a?b#c")?.text == "https://thumb.wikimedia.org/a?b#c")
         #expect(PlainText.line("Zero\u{200B}width soft\u{00AD}hyphen e\u{2060}x\u{E0041} \u{202E}rtl") == "Zerowidth softhyphen ex rtl")
         #expect(PlainText.line("क्\u{200D}ष and \u{200D}alone") == "क्\u{200D}ष and alone", "ZWJ within a word only")
+    }
+
+    // MARK: - the operator's lists, at ranking time
+
+    /// A word added to `photos.keepOut` after a cell was searched reaches its results at once, stored or shared (here
+    /// through their JSON), Commons' categories and Flickr's tags alike; a Commons uploader is denied by name in any
+    /// script.
+    @Test func aKeptOutWordAndADenialReachResultsAlreadySearched() throws {
+        var parking = StandInCommons.File(pageid: 1)
+        parking.categories = "Parking lots in Paris|Eiffel Tower"
+        var mine = StandInCommons.File(pageid: 2)
+        mine.user = "Jérôme Dupont"
+        var flickr = FlickrPhoto(
+            id: "77",
+            owner: "1@N01",
+            ownerName: "O",
+            pathAlias: nil,
+            title: "T",
+            license: try #require(FlickrLicense.named(4)),
+            sizes: [PhotoSize(label: "l", url: "https://live.staticflickr.com/1/77_s_b.jpg", width: 1024, height: 1536)],
+            facts: FlickrPhotoFacts()
+        )
+        flickr.facts.tags = ["streetart", "graffiti"]
+        let found = try CommonsTests.parse([parking, mine, StandInCommons.File(pageid: 3)]) + [CandidatePhoto(flickr, near: CommonsTests.cell)]
+        let stored = try JSONDecoder().decode([CandidatePhoto].self, from: JSONEncoder().encode(found))
+        let window = TimeWindow(containing: HTTPTests.epoch, seconds: 900)
+        func ids(_ keepOut: KeptOut, _ deny: [String] = []) -> Set<String> {
+            let choice = CellChoice.ranking(stored, cell: CommonsTests.cell, window: window, deny: PhotoDenylist(deny), keepOut: keepOut).choice
+            return Set(choice.candidates(for: .portrait).map(\.id))
+        }
+        #expect(ids(KeptOut()) == ["commons-1", "commons-2", "commons-3", "flickr-77"])
+        #expect(ids(KeptOut(extra: ["parking lots", "graffiti"])) == ["commons-2", "commons-3"], "categories and tags kept with the results")
+        let deny = try Settings.parse(Data(#"{"photos": {"deny": ["commons-user:Jérôme_Dupont"]}}"#.utf8)).photos.deny
+        #expect(ids(KeptOut(), deny) == ["commons-1", "commons-3", "flickr-77"], "an uploader named in UTF-8")
+        #expect(throws: (any Error).self) { try Settings.parse(Data(#"{"photos": {"deny": ["commons-user:A\u200bB"]}}"#.utf8)) }
+        // A stored choice keeps no categories: it is named by the list it was chosen under.
+        #expect(KeptOut().digest == KeptOut().digest && KeptOut(extra: ["graffiti"]).digest != KeptOut().digest)
+    }
+
+    /// After a restart with a word added to `photos.keepOut`, within the day: no new search, and the file it names is
+    /// served in no variant, though it was the window's stored choice.
+    @Test func aRestartWithANewKeptOutWordServesNoneOfItWithoutSearchingAgain() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
+            var parking = StandInCommons.File(pageid: 1)
+            parking.categories = "Parking lots in Paris"
+            parking.assessments = "featured"
+            return [.json(commons.searchJSON([parking, StandInCommons.File(pageid: 2)]))]
+        }
+        try await StandInCommons.run(answers) { commons in
+            var served = [[String]]()
+            for keepOut in [[String](), ["parking lots"]] {
+                let settings = CommonsTests.settings(commons) {
+                    $0.cache.folder = folder.path
+                    $0.photos.keepOut = keepOut
+                }
+                let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
+                let ids = Mutex<[String]>([])
+                try await app.test(.router) { client in
+                    for variant in 0..<2 {
+                        let (_, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64&variant=\(variant)")
+                        ids.withLock { $0.append(json["photoId"] as? String ?? "") }
+                    }
+                }
+                served.append(ids.withLock { $0 })
+            }
+            #expect(served[0].contains("commons-1"), "before: the featured file is served \(served[0])")
+            #expect(!served[1].contains("commons-1") && served[1].contains("commons-2"), "after: \(served[1])")
+            #expect(commons.searches.count == 1, "the day's results came back from disk and were filtered again")
+        }
+    }
+
+    /// Thumbnails for looks are capped at 256 kB, photos at `commons.maxDownloadMB`.
+    @Test func thumbnailsHaveTheirOwnCap() throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = http.shutdown() }
+        let photos = ImageDownloader(http: http, policy: ImageHostPolicy(extraHosts: []), maxBytes: 20 << 20, timeout: .seconds(1))
+        #expect(photos.capped(at: CandidateLooks.maxBytes).maxBytes == 262_144 && photos.maxBytes == 20_971_520)
     }
 
     /// One assessed file among equals holds no place's every window: the pool keeps at least four in turn.

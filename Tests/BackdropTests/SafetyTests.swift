@@ -146,6 +146,30 @@ struct SafetyTests {
         }
     }
 
+    /// Issue 57: a cell of portraits costs three downloads a window, not one a file: two rankings again, then the third
+    /// photo found to show people is served as it is, and keeps the window.
+    @Test func aCellOfPortraitsCostsThreeDownloads() async throws {
+        try await StandInCommons.run({ commons in
+            let files = (1...8).map { pageid in
+                var portrait = File(pageid: pageid)
+                (portrait.image, portrait.user) = ("astronaut.jpg", "Uploader \(pageid)")
+                return portrait
+            }
+            return [.json(commons.searchJSON(files))]
+        }) { commons in
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.router) { client in
+                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+                #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
+                let photos = Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first })
+                #expect(photos.count == 3, "three photos downloaded of eight portraits: \(photos.sorted())")
+                let (_, again) = try await CommonsTests.json(client, Self.paris)
+                #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
+                #expect(Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first }).count == 3)
+            }
+        }
+    }
+
     @Test func theWindowsRotationNeverRotatesABetterPhotoOut() {
         let cell = Geohash("u09tq")!
         func candidate(_ id: Int, assessment: Int?, landscape: Bool = false) -> CandidatePhoto {

@@ -1,5 +1,6 @@
 /// Photos an operator has taken down (`photos.deny`, for takedowns and licence changes): photo ids as answers name
-/// them (`flickr-53012345678`, `stock-003`) and owner ids (a Flickr NSID such as `12345678@N00`).
+/// them (`flickr-53012345678`, `stock-003`) and owner ids (a Flickr NSID such as `12345678@N00`, a Commons uploader
+/// by name in UTF-8, `commons-user:Jérôme_Dupont`, or by number, `commons-userid:42`).
 ///
 /// A denied photo is never chosen: searches drop it before ranking, a finding shared by another replica or stored
 /// before a restart is read without it, and stock photos leave it out. Every cache (renders in memory and on disk,
@@ -22,8 +23,12 @@ package struct PhotoDenylist: Sendable, Equatable {
         self.names.isEmpty ? photos : photos.filter { !self.denies($0) }
     }
 
-    /// Whether `text` can name a photo or an owner: 1 to 100 printable ASCII characters, no spaces.
+    /// Whether `text` can name a photo or an owner: 1 to 300 bytes of UTF-8, no spaces, control or format characters
+    /// (a Commons user name, with its spaces written `_`, may be in any script).
     static func isName(_ text: String) -> Bool {
-        (1...100).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+        (1...300).contains(text.utf8.count)
+            && text.unicodeScalars.allSatisfy {
+                !$0.properties.isWhitespace && ![.control, .format, .unassigned, .surrogate, .privateUse].contains($0.properties.generalCategory)
+            }
     }
 }

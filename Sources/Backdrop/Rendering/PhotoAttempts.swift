@@ -13,8 +13,6 @@ import Tracing
 final class PhotoAttempts: Sendable {
     /// Photos of one source a request tries before it asks the next source.
     static let perSource = 3
-    /// Photos found to show people that a request ranks again without counting them as tries.
-    static let peopleRankings = 2
 
     let photos: PhotoLine
     let place: Place
@@ -25,7 +23,7 @@ final class PhotoAttempts: Sendable {
     let client: RenderClient
     let logger: Logger
     let span: any Span
-    private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String, counts: Bool, people: Bool)]>([])
+    private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String, counts: Bool)]>([])
 
     init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RenderClient, logger: Logger, span: any Span)
     {
@@ -50,9 +48,7 @@ final class PhotoAttempts: Sendable {
                 return made
             } catch  where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) && !Task.isCancelled {
                 let ranksAgain = (error as? PhotoRejected)?.verdict == .people && !self.wasPassed(photo)
-                // Past ``peopleRankings`` a ranking again counts as a try: a cell of portraits costs a bounded number
-                // of downloads.
-                let tried = self.pass(photo, error, counts: !ranksAgain || self.rankingsAgain() > Self.peopleRankings)
+                let tried = self.pass(photo, error, counts: !ranksAgain)
                 if ranksAgain {
                     await self.photos.markPeople(photo, place: self.place, window: self.window)
                 } else {
@@ -74,11 +70,6 @@ final class PhotoAttempts: Sendable {
         }
     }
 
-    /// How many photos were found to show people in this request, this one included.
-    private func rankingsAgain() -> Int {
-        self.passed.withLock { $0.filter(\.people).count } + 1
-    }
-
     /// Whether `photo` was passed over already in this request.
     private func wasPassed(_ photo: SourcePhoto) -> Bool {
         self.passed.withLock { $0.contains { $0.id == photo.id } }
@@ -95,7 +86,7 @@ final class PhotoAttempts: Sendable {
             )
         )
         return self.passed.withLock {
-            $0.append((photo.id, photo.origin, reason.text, counts, (error as? PhotoRejected)?.verdict == .people))
+            $0.append((photo.id, photo.origin, reason.text, counts))
             return $0.filter(\.counts).map(\.origin)
         }
     }

@@ -24,6 +24,8 @@ struct CommonsFile {
     let facts: RankingCandidate
     /// Its thumbnail ``lookWidth`` px wide, when the search gave a thumbnail to make it from.
     let thumbnail: String?
+    /// Its category names in lower case, for ``KeptOut`` at ranking time.
+    let categories: [String]
 
     init?(_ page: CommonsSearchResponse.Page, order: Int, near cell: Geohash, keepOut: KeptOut = KeptOut()) {
         guard page.pageid > 0, let info = page.imageinfo?.first, let width = info.width, let height = info.height,
@@ -51,6 +53,7 @@ struct CommonsFile {
             ?? page.coordinates?.first.flatMap { GeoPoint(latitude: $0.lat, longitude: $0.lon) }
         let taken = PlainText.from(html: meta("DateTimeOriginal"), limit: 40)
         let categories = meta("Categories").split(separator: "|").map { $0.lowercased() }
+        self.categories = categories
         guard keepOut.reason(categories: categories) == nil else { return nil }
         let words = categories.flatMap(Self.words)
         // `Restrictions` is a list such as `personality|trademarked`.
@@ -99,12 +102,16 @@ struct CommonsFile {
         )
     }
 
-    var candidate: CandidatePhoto { CandidatePhoto(photo: self.photo, facts: self.facts, thumbnail: self.thumbnail) }
+    var candidate: CandidatePhoto {
+        CandidatePhoto(photo: self.photo, facts: self.facts, thumbnail: self.thumbnail, categories: self.categories)
+    }
 
     /// The uploader's account as the denylist names it (`commons-user:NAME`, or by number `commons-userid:N`): who a
     /// file counts as for the per-owner cap, not the free `Artist` text, which one uploader may spell many ways.
     static func uploader(_ info: CommonsSearchResponse.Info) -> String? {
-        if let user = info.user, !user.isEmpty, user.utf8.count <= 85 { return "commons-user:\(user.replacingOccurrences(of: " ", with: "_"))" }
+        if let user = info.user, !user.isEmpty, user.count <= 85, user.utf8.count <= 255 {
+            return "commons-user:\(user.replacingOccurrences(of: " ", with: "_"))"
+        }
         return info.userid.map { "commons-userid:\($0)" }
     }
 

@@ -26,6 +26,6 @@ extension CandidatePhoto {
     /// A Flickr result as the ranking and the replicas see it: its facts, and the photo saying what sky it shows.
     package init(_ photo: FlickrPhoto, near cell: Geohash) {
         let facts = RankingCandidate(photo, near: cell)
-        self.init(photo: photo.sourcePhoto(shown: facts.shown), facts: facts, thumbnail: photo.thumbnail)
+        self.init(photo: photo.sourcePhoto(shown: facts.shown), facts: facts, thumbnail: photo.thumbnail, tags: photo.facts.tags)
     }
 }

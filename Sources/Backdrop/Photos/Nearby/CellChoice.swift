@@ -38,10 +38,12 @@ package struct CellChoice: Sendable, Equatable {
         cell: Geohash,
         window: TimeWindow,
         deny: PhotoDenylist,
+        keepOut: KeptOut = KeptOut(),
         people: Set<String> = []
     ) -> (choice: CellChoice, phase: SunPhase, scores: [ScreenShape: [Int]]) {
         let phase = SunPhase(cell: cell, window: window)
-        let allowed = deny.isEmpty ? results : results.filter { !deny.denies($0.photo) }
+        // The operator's lists as they are now, on results of any age (searched here, stored, or shared).
+        let allowed = results.filter { !deny.denies($0.photo) && !$0.isKeptOut(by: keepOut) }
         let facts = allowed.map { candidate in
             var facts = candidate.facts
             if people.contains(candidate.photo.id) { facts.people = true }

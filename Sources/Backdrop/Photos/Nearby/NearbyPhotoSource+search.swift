@@ -74,7 +74,14 @@ extension NearbyPhotoSource {
     func rank(_ results: [CandidatePhoto], cell: Geohash, window: TimeWindow) async -> CellChoice {
         await withRequestSpan("photo.rank") { span in
             let people = await self.state.people
-            let ranked = CellChoice.ranking(results, cell: cell, window: window, deny: self.context.deny, people: people)
+            let ranked = CellChoice.ranking(
+                results,
+                cell: cell,
+                window: window,
+                deny: self.context.deny,
+                keepOut: self.context.keepOut,
+                people: people
+            )
             span.attributes["backdrop.sun.phase"] = ranked.phase.group
             span.attributes["backdrop.photo.candidates"] = results.count
             for (shape, score) in ranked.scores {

@@ -58,6 +58,9 @@ struct NearbyPhotoSource: Sendable {
 
     var origin: PhotoOrigin { self.search.origin }
 
+    /// Photos found to show people for which a cell's window is ranked again.
+    static let peopleRankings = 2
+
     /// The cell's photo for `window`, `variant` and a screen of `shape`, or nil when this source cannot serve it now; a
     /// search it needs is charged to `client`'s share. Throws only `CancellationError`.
     func photo(
@@ -124,10 +127,12 @@ struct NearbyPhotoSource: Sendable {
     /// Records that `photo`'s pixels show people though it was ranked as free of them: the cell's choice is ranked
     /// again, `photo` below the photos of the same sky without people (``PhotoRanking``), from this window on. The
     /// results at hand are ranked again at once, so that no call to the source is needed (it may be paused); without
-    /// them (a restored photo) the next request looks the cell up.
+    /// them (a restored photo) the next request looks the cell up. After ``peopleRankings`` such photos in a cell's
+    /// window, the next one found keeps its place (it is served as it is, known to show people): a cell of portraits
+    /// costs three downloads a window, not one a file.
     func markPeople(_ photo: SourcePhoto, cell: Geohash, window: TimeWindow) async {
-        await self.state.notePeople(photoID: photo.id)
         let key = CellWindow(cell: cell.value, window: window.index)
+        guard await self.state.notePeople(photoID: photo.id, in: key) <= Self.peopleRankings else { return }
         guard let results = await self.results.cached(self.resultsKey(cell, window: window)) else {
             await self.choices.remove(key)
             return
@@ -197,7 +202,10 @@ struct NearbyPhotoSource: Sendable {
     /// The name the photo store keeps this source's photo for `cell` and `shape` under: each source in line keeps its
     /// own, so that a photo one serves while another fails does not overwrite the other's stale stand-in (a portrait's
     /// name is the one kept before classes, whose stored photos were ranked for portraits).
+    /// The list that kept things out names it too: a photo chosen under another list (a word added to `photos.keepOut`
+    /// since) is neither restored nor stands in, since a stored photo keeps no categories to match again.
     func storeName(_ cell: Geohash, shape: ScreenShape) -> String {
-        shape == .portrait ? "\(self.origin.rawValue)/\(cell.value)" : "\(self.origin.rawValue)/\(cell.value)/\(shape.rawValue)"
+        let name = shape == .portrait ? "\(self.origin.rawValue)/\(cell.value)" : "\(self.origin.rawValue)/\(cell.value)/\(shape.rawValue)"
+        return name + "@" + self.context.keepOut.digest
     }
 }

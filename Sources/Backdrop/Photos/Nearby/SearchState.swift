@@ -18,6 +18,8 @@ actor SearchState {
     /// ``peopleKept`` (then forgotten all at once: each is found again when next tried).
     private(set) var people = Set<String>()
     static let peopleKept = 4096
+    /// How many photos were found to show people in each cell's window.
+    private var peopleFound = [CellWindow: Int]()
     /// Requests that began waiting on this source's lookup of a cell-window and have not finished it: the ones whose
     /// wait a deadline cut short stay counted until their fallback takes them (``takeInterruptedWait(_:)``).
     private var waits = [CellWindow: Int]()
@@ -104,15 +106,20 @@ actor SearchState {
         self.unusable[key, default: []].insert(photoID)
     }
 
-    func notePeople(photoID: String) {
+    /// Notes that `photoID` shows people, found in `key`'s window; returns how many were found there so far.
+    func notePeople(photoID: String, in key: CellWindow) -> Int {
+        self.prune(before: key.window)
         if self.people.count >= Self.peopleKept { self.people.removeAll() }
         self.people.insert(photoID)
+        self.peopleFound[key, default: 0] += 1
+        return self.peopleFound[key, default: 0]
     }
 
     /// Forgets windows that have ended, so memory stays bounded.
     private func prune(before window: Int64) {
         if self.unusable.count > 4096 { self.unusable = self.unusable.filter { $0.key.window >= window } }
         if self.retryAt.count > 4096 { self.retryAt = self.retryAt.filter { $0.key.window >= window } }
+        if self.peopleFound.count > 4096 { self.peopleFound = self.peopleFound.filter { $0.key.window >= window } }
         // A wait cut short by something other than the deadline (the client went) is never taken: past windows' go.
         if self.waits.count > 4096 { self.waits = self.waits.filter { $0.key.window >= window } }
     }

@@ -4,7 +4,7 @@
 /// Words that are also places' names stand only in phrases: "Death Valley", "Seal Beach", "Plan-de-la-Tour" and a
 /// "Blood Moon" stay in, while "Deaths in 1900", "Seals of cities" and "Floor plans" are kept out.
 /// Operators extend the list with `photos.keepOut`. Flickr is asked with `safe_search=1` and for photos only besides.
-struct KeptOut: Sendable, Equatable {
+package struct KeptOut: Sendable, Equatable {
     /// Why a photo is kept out, for metrics and tests (`listed`: the operator's `photos.keepOut`).
     enum Reason: String, Sendable, CaseIterable {
         case nudity
@@ -41,9 +41,11 @@ struct KeptOut: Sendable, Equatable {
 
     /// Each phrase as its words, by reason.
     private let phrases: [(words: [String], reason: Reason)]
+    /// The list's fingerprint (16 hex digits), the same in every process: what names the photos chosen under it.
+    let digest: String
 
     /// The shipped list, and `extra` words or phrases of the operator's (`photos.keepOut`).
-    init(extra: [String] = []) {
+    package init(extra: [String] = []) {
         var phrases = [(words: [String], reason: Reason)]()
         for (list, reason) in [(Self.nudity, Reason.nudity), (Self.harm, .harm), (Self.notAPhoto, .notAPhoto), (extra, .listed)] {
             for phrase in list {
@@ -52,9 +54,11 @@ struct KeptOut: Sendable, Equatable {
             }
         }
         self.phrases = phrases
+        let hex = String(StableHash.of(phrases.map { $0.words.joined(separator: " ") }.joined(separator: "|")), radix: 16)
+        self.digest = String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    static func == (lhs: KeptOut, rhs: KeptOut) -> Bool { lhs.phrases.map(\.words) == rhs.phrases.map(\.words) }
+    package static func == (lhs: KeptOut, rhs: KeptOut) -> Bool { lhs.phrases.map(\.words) == rhs.phrases.map(\.words) }
 
     /// Why a file with these category names is kept out, or nil.
     func reason(categories: [String]) -> Reason? {

@@ -59,7 +59,7 @@ extension Settings.Photos: SettingsSection {
         self.deny = try section.strings("deny", default: self.deny) { name in
             guard PhotoDenylist.isName(name) else {
                 throw Invalid(
-                    "entries are photo ids (\"flickr-53012345678\", \"stock-003\") or owner ids (\"12345678@N00\"): 1 to 100 characters, no spaces; got \"\(name.prefix(60))\""
+                    "entries are photo ids (\"flickr-53012345678\", \"stock-003\") or owner ids (\"12345678@N00\", \"commons-user:Jérôme_Dupont\"): 1 to 300 bytes, no spaces; got \"\(PlainText.line(String(name.prefix(60))))\""
                 )
             }
         }
