@@ -3,6 +3,7 @@ import Backdrop
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 @main
 struct BackdropCommand: AsyncParsableCommand {
@@ -31,7 +32,13 @@ struct Serve: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment,
                 logger: Logger(label: "backdrop.telemetry")
             )
-            try await buildApplication(settings, services: tracing.map { [$0] } ?? []).runService()
+            let app = try await buildApplication(settings, services: tracing.map { [$0] } ?? [])
+            // A graceful shutdown (SIGTERM, SIGINT) ends within 20 s whatever the clients do: past it the service is
+            // cancelled (connections closed), and given 5 s more.
+            var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
+            group.maximumGracefulShutdownDuration = .seconds(20)
+            group.maximumCancellationDuration = .seconds(5)
+            try await ServiceGroup(configuration: group).run()
         } catch let error as StockPhotoError {
             FileHandle.standardError.write(Data("backdrop: cannot start: \(error)\n".utf8))
             throw ExitCode(3)

@@ -167,7 +167,7 @@ def commons_credit(driver, server, output):
           "Stand-in" in credit and " by Photographer " in credit and "CC BY-SA 4.0" in credit and credit.rstrip().endswith("· modified")
           and "<" not in credit and "SmugMug" not in credit and "stock photo" not in credit, f"({credit!r})")
     check("and links the file page and the licence", any(l.startswith("https://commons.wikimedia.org/wiki/File:") for l in links)
-          and "https://creativecommons.org/licenses/by-sa/4.0" in links, str(links))
+          and "https://creativecommons.org/licenses/by-sa/4.0/" in links, str(links))
     driver.save_screenshot(os.path.join(output, "demo-commons.png"))
     errors = console_errors(driver)
     check("no console errors with Commons", not errors, str(errors))

@@ -10,6 +10,8 @@ Checks, with the timeouts shortened by configuration so that the run stays short
   reason), every trickling connection is closed within its head timeout (plus slack) and every idle one within its idle
   timeout;
 - SIGTERM with idle and half-sent connections open: they are closed at once and the server exits 0;
+- a client that stops reading six 2048x1953 PNGs is closed within 15 s (a slow one that keeps reading is not), and SIGTERM
+  with such a client connected ends the server within 20 s;
 - past server.maxConnections, a new connection waits (accepting pauses, nothing spins) and is served once one closes;
 - renders at 2048x1953 stay within the memory budgets plus 100 MB;
 - the disk cache on a 24 MB tmpfs (as root, in a private mount namespace): filled to its last megabyte, then freed,
@@ -177,6 +179,78 @@ def shutdown_with_open_connections(binary, work):
           f"exit {code} after {took:.2f} s, {closed} of 4 closed")
 
 
+def stalled_reader(port, lat):
+    """A client that asks for six 2048x1953 PNGs on one connection (about 8 MB, more than loopback's socket buffers
+    hold), takes the first answer's head, then reads nothing more."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(120)
+    s.connect(("127.0.0.1", port))
+    asks = "".join(f"GET /background?lat={lat}&lon={lon}&width=2048&height=1953&format=png&blur=0 HTTP/1.1\r\nHost: x\r\n\r\n"
+                   for lon in (-120, -60, 0, 30, 60, 120))
+    s.sendall(asks.encode())
+    head = s.recv(1024)
+    return s, head.startswith(b"HTTP/1.1 200")
+
+
+def slow_readers(binary, work):
+    """A client that stops reading large PNGs is closed within the stall bound (15 s), and SIGTERM with such a client
+    connected ends the server within its 20-s bound; a slow client that keeps reading gets its whole answer."""
+    process, port = start(binary, work, {})
+    stopped = False
+    try:
+        base = f"http://127.0.0.1:{port}"
+        # An ordinary slow reader: a 1024x1024 PNG taken at its own pace, 64 kB a quarter second at most.
+        slow = socket.socket()
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+        slow.settimeout(120)
+        slow.connect(("127.0.0.1", port))
+        slow.sendall(b"GET /background?lat=48.85&lon=2.29&width=1024&height=1024&format=png&blur=0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            chunk = slow.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            time.sleep(0.25)  # the client's own pace, not a wait on the server
+        slow.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), -1)
+        check("a slow reader that keeps reading gets its whole answer", head.startswith(b"HTTP/1.1 200") and len(body) == length,
+              f"{len(body)} of {length} bytes")
+        # A stalled reader: closed once it has read nothing for 15 s.
+        series = 'backdrop_connections_closed_total{reason="write_stalled"}'
+        stalled, ok = stalled_reader(port, 40.41)
+        started = time.monotonic()
+        closed_after = None
+        while time.monotonic() - started < 60:  # polling the metric, bounded
+            if metric(urllib.request.urlopen(base + "/metrics", timeout=10).read().decode(), series) >= 1:
+                closed_after = time.monotonic() - started
+                break
+            time.sleep(0.5)
+        stalled.close()
+        check("a client that stops reading six 2048x1953 PNGs is closed within the stall bound (15 s, 25 with a loaded machine's margin)",
+              ok and closed_after is not None and closed_after <= 25, f"closed after {closed_after} s")
+        # SIGTERM while another reader is stalled mid-answer: the server still exits within its bound.
+        held, ok = stalled_reader(port, -33.86)
+        started = time.monotonic()
+        process.terminate()
+        try:
+            code = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            code = None
+        took = time.monotonic() - started
+        stopped = code is not None
+        held.close()
+        check("SIGTERM with a reader stalled mid-answer: the server exits within 20 s (25 with a margin)",
+              ok and code is not None and took <= 25, f"exit {code} after {took:.1f} s")
+    finally:
+        if not stopped:
+            process.kill()
+            process.wait(timeout=30)
+
+
 def connection_limit(binary, work):
     process, port = start(binary, work, {"maxConnections": 2})
     try:
@@ -298,6 +372,7 @@ def main():
         return
     print(f"hostile: checking {a.binary}")
     for part, args in [(stalled_connections, (a.binary, work, count)), (shutdown_with_open_connections, (a.binary, work)),
+                       (slow_readers, (a.binary, work)),
                        (connection_limit, (a.binary, work)), (largest_renders, (a.binary, work)), (full_disk, (a.binary, work))]:
         run_part(part, *args)
     finish("hostile")

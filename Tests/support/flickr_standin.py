@@ -118,9 +118,14 @@ class Handler(BaseHTTPRequestHandler):
                         "ObjectName": f"Stand-in {pageid}",
                         # Dated by its categories, so that the quality gate does not judge its light against the real sky now.
                         "Categories": "Views of the stand-in by night"}
+                # Today's shape (the real answers in ../shared/real-api/): every URL with Wikimedia's campaign query,
+                # the thumbnails for denser screens in responsiveUrls, thumbwidth the width asked.
+                campaign = "?utm_source=commons.wikimedia.org&utm_campaign=imageinfo&utm_content="
+                thumb = lambda step: f"{base}/thumb/{n}/{name}/{step}px-{name}{campaign}thumbnail"  # noqa: E731
                 pages.append({"pageid": pageid, "ns": 6, "title": f"File:{name}", "index": n - 1, "imageinfo": [{
-                    "width": 4000, "height": 3000, "mime": "image/jpeg", "url": f"{base}/{n}/{name}",
-                    "thumburl": f"{base}/thumb/{n}/{name}/1280px-{name}", "thumbwidth": 1280, "thumbheight": 960,
+                    "width": 4000, "height": 3000, "mime": "image/jpeg", "url": f"{base}/{n}/{name}{campaign}original",
+                    "thumburl": thumb(1280), "thumbwidth": 1280, "thumbheight": 960,
+                    "responsiveUrls": {"1.5": thumb(1920), "2": thumb(3840)},
                     "descriptionurl": f"https://commons.wikimedia.org/wiki/File:{name}",
                     "extmetadata": {k: {"value": v, "source": "commons-desc-page", "hidden": ""} for k, v in meta.items()}}]})
             self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode(), "application/json")

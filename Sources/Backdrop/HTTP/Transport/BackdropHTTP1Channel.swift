@@ -6,9 +6,10 @@ import NIOHTTPTypesHTTP1
 import ServiceLifecycle
 
 /// Hummingbird's HTTP/1 channel (its configuration, NIO's paired encoder and decoder, its request loop), its pipeline
-/// built here in one pass with four handlers in their places:
-/// - ``RequestBytesHandler`` and ``FileBodyHandler`` at the socket end: the first bounds the time a client may take to
-///   send a request's head or the next part of its body, the second sends offered bodies from their cache files;
+/// built here in one pass with five handlers in their places:
+/// - ``StalledReaders``, ``RequestBytesHandler`` and ``FileBodyHandler`` at the socket end: the first closes a
+///   connection whose client reads nothing of its response for 15 s, the second bounds the time a client may take to
+///   send a request's head or the next part of its body, the third sends offered bodies from their cache files;
 /// - ``RequestProgressHandler`` and ``FirstRequestHandler`` right after NIO's decoder, before Hummingbird's
 ///   HTTP/1-to-HTTP-Types codec: the first stops the head and body timers and closes HTTP/1.0 connections after their
 ///   response unless they asked for keep-alive (HTTP Types has no version); the second says when the connection's
@@ -50,6 +51,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let timer = ConnectionTimer(idleTimeout: self.idleTimeout, headTimeout: self.requestTimeout) { metrics.connectionClosed($0.rawValue) }
             let bodies = FileBodies()
             let first = FirstRequestHandler(eventLoop: channel.eventLoop)
+            try pipeline.addHandler(StalledReaders { metrics.connectionClosed("write_stalled") })
             try pipeline.addHandler(RequestBytesHandler(timer: timer))
             try pipeline.addHandler(DrainBeforeClose())
             try pipeline.addHandler(FileBodyHandler(bodies: bodies, sent: { metrics.sentFromFile() }))
