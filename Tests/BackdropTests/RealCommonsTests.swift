@@ -262,6 +262,15 @@ struct RealCommonsTests {
         #expect(ZoneGrid.shared.zone(latitude: .infinity, longitude: .nan) == ZoneGrid.shared.zone(latitude: 90, longitude: -180))
     }
 
+    /// Every conversion from floating point to an integer in Sources goes through these: none can trap.
+    @Test func conversionsToIntegersAreTotal() {
+        #expect(Int(total: Double.nan) == 0 && Int(total: Double.infinity) == .max && Int(total: -Double.infinity) == .min)
+        #expect(Int(total: 1e300) == .max && Int(total: -1e300) == .min && Int(total: 9_223_372_036_854_775_808.0) == .max)
+        #expect(Int(total: 2.7) == 2 && Int(total: -2.7) == -2 && Int64(total: 9.3e18) == .max && UInt64(total: 1.9e19) == .max)
+        #expect(UInt8(total: 300.0) == 255 && UInt8(total: -3.0) == 0 && UInt8(total: Float(254.9)) == 254 && Int32(total: Float.nan) == 0)
+        #expect(Int(clamping: .nan, to: 3...9) == 3 && Int(clamping: 1e300, to: 3...9) == 9 && Int(clamping: 5.5, to: 3...9) == 5)
+    }
+
     @Test func linksAreBuiltNotPassedOn() throws {
         #expect(CommonsLicense(code: "cc-by-sa-4.0")?.url == "https://creativecommons.org/licenses/by-sa/4.0/")
         #expect(CommonsLicense(code: "cc-by-2.0-fr")?.url == "https://creativecommons.org/licenses/by/2.0/fr/")
