@@ -125,17 +125,22 @@ struct SafetyTests {
         }
     }
 
-    /// Every candidate a portrait: each is found once and ranked again, then the first is served (photos of people
-    /// near the place before stock), and the request ends.
-    @Test func whenEveryCandidateShowsPeopleTheFirstIsServed() async throws {
-        try await StandInCommons.run({ commons in
-            let files = (1...3).map { pageid in
+    /// Commons' answer of `count` portraits, each by its own uploader.
+    static func portraits(_ count: Int) -> @Sendable (StandInCommons) -> [StandInCommons.Answer] {
+        { commons in
+            let files = (1...count).map { pageid in
                 var portrait = File(pageid: pageid)
                 (portrait.image, portrait.user) = ("astronaut.jpg", "Uploader \(pageid)")
                 return portrait
             }
             return [.json(commons.searchJSON(files))]
-        }) { commons in
+        }
+    }
+
+    /// Every candidate a portrait: each is found once and ranked again, then the first is served (photos of people
+    /// near the place before stock), and the request ends.
+    @Test func whenEveryCandidateShowsPeopleTheFirstIsServed() async throws {
+        try await StandInCommons.run(Self.portraits(3)) { commons in
             let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
             try await app.test(.router) { client in
                 let (answer, json) = try await CommonsTests.json(client, Self.paris)
@@ -149,14 +154,7 @@ struct SafetyTests {
     /// Issue 57: a cell of portraits costs three downloads a window, not one a file: two rankings again, then the third
     /// photo found to show people is served as it is, and keeps the window.
     @Test func aCellOfPortraitsCostsThreeDownloads() async throws {
-        try await StandInCommons.run({ commons in
-            let files = (1...8).map { pageid in
-                var portrait = File(pageid: pageid)
-                (portrait.image, portrait.user) = ("astronaut.jpg", "Uploader \(pageid)")
-                return portrait
-            }
-            return [.json(commons.searchJSON(files))]
-        }) { commons in
+        try await StandInCommons.run(Self.portraits(8)) { commons in
             let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
             try await app.test(.router) { client in
                 let (answer, json) = try await CommonsTests.json(client, Self.paris)
