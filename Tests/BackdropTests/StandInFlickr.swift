@@ -134,7 +134,7 @@ final class StandInFlickr: Sendable {
 
     /// What an image host serves for `name`: the photo, or one of the faults a test names (`truncated.jpg`,
     /// `huge.jpg`, `image.png`, `page.html`, `oversized.jpg`, redirects, `no-answer.jpg`, `server-error.jpg`,
-    /// `trickle.jpg`, `blurred.jpg` that the quality gate turns down); `base` is the host's folder of images on
+    /// `trickle.jpg`, `blurred.jpg` that the quality gate turns down, `throttled.jpg` a 429 asking 120 s); `base` is the host's folder of images on
     /// loopback (redirects point into it), `released` ends the hang.
     static func image(named name: String, size: String?, photo: [UInt8], base: String, released: AsyncStream<Void>) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
@@ -177,6 +177,8 @@ final class StandInFlickr: Sendable {
             return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: ByteBuffer(bytes: photo)))
         case "server-error.jpg":
             return Response(status: .internalServerError)
+        case "throttled.jpg":  // a media host asking to wait, as Wikimedia's do past their limits
+            return Response(status: .tooManyRequests, headers: [.retryAfter: "120"])
         case "trickle.jpg":
             return Response(status: .ok, headers: jpeg, body: Self.trickling(photo))
         default:

@@ -8,7 +8,9 @@ import Tracing
 /// each nearby source, then one stock photo; no photo's fault reaches the client. A photo whose pixels show people
 /// though it was ranked as free of them is not unusable: its source ranks the cell again knowing it (below the photos
 /// of the same sky without people) and the request takes what now comes first, which does not count as a try (each
-/// photo is found so at most once a request). What was passed over, and why, goes to the request's span (one event a
+/// photo is found so at most once a request). A photo whose media host asked to wait (``MediaHostPauses``) is not
+/// marked either: its source is passed for the rest of the request, and the photo is tried again after the pause. What
+/// was passed over, and why, goes to the request's span (one event a
 /// photo) and to one log line.
 final class PhotoAttempts: Sendable {
     /// Photos of one source a request tries before it asks the next source.
@@ -48,13 +50,19 @@ final class PhotoAttempts: Sendable {
                 return made
             } catch  where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) && !Task.isCancelled {
                 let ranksAgain = (error as? PhotoRejected)?.verdict == .people && !self.wasPassed(photo)
+                // A media host that asked to wait: the photo is not at fault, and the host will not answer for this
+                // source's other photos either; the request goes on to the next source.
+                let throttled = (error as? DownloadError)?.kind == .throttled
                 let tried = self.pass(photo, error, counts: !ranksAgain)
-                if ranksAgain {
+                if throttled {
+                    // Not marked: the photo is tried again once the pause ends.
+                } else if ranksAgain {
                     await self.photos.markPeople(photo, place: self.place, window: self.window)
                 } else {
                     await self.photos.markUnusable(photo, place: self.place, window: self.window)
                 }
-                let spent = Set(PhotoOrigin.allCases.filter { origin in tried.filter { $0 == origin }.count >= Self.perSource })
+                var spent = Set(PhotoOrigin.allCases.filter { origin in tried.filter { $0 == origin }.count >= Self.perSource })
+                if throttled { spent.insert(photo.origin) }
                 photo =
                     replacing
                     ? try await self.photos.photo(

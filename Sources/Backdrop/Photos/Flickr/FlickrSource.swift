@@ -28,7 +28,8 @@ extension NearbyPhotoSource {
             http: http,
             policy: ImageHostPolicy(extraHosts: flickr.extraImageHosts, resolve: context.resolve),
             maxBytes: flickr.maxDownloadMB << 20,
-            timeout: flickr.totalTimeout
+            timeout: flickr.totalTimeout,
+            pauses: MediaHostPauses(clock: context.clock)
         )
         return NearbyPhotoSource(
             search: search,

@@ -11,6 +11,8 @@ struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case unacceptable
         /// Network errors, timeouts, HTTP errors.
         case failed
+        /// The host asked to wait (`429`, `503`), or is still paused (``MediaHostPauses``): the photo is not at fault.
+        case throttled
     }
 
     package let kind: Kind

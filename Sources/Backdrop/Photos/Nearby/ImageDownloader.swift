@@ -10,19 +10,36 @@ struct ImageDownloader: ImageDownloading {
     let maxBytes: Int
     let timeout: Duration
     let userAgent: String
+    /// The hosts that asked to wait, shared with every downloader of the source.
+    let pauses: MediaHostPauses
     let maxRedirects = 3
 
-    package init(http: HTTPClient, policy: ImageHostPolicy, maxBytes: Int, timeout: Duration, userAgent: String = "Backdrop/\(Backdrop.version)") {
+    package init(
+        http: HTTPClient,
+        policy: ImageHostPolicy,
+        maxBytes: Int,
+        timeout: Duration,
+        userAgent: String = "Backdrop/\(Backdrop.version)",
+        pauses: MediaHostPauses = MediaHostPauses()
+    ) {
         self.http = http
         self.policy = policy
         self.maxBytes = maxBytes
         self.timeout = timeout
         self.userAgent = userAgent
+        self.pauses = pauses
     }
 
     /// The same downloader with a cap of `bytes` (thumbnails: ``CandidateLooks/maxBytes``).
     func capped(at bytes: Int) -> ImageDownloader {
-        ImageDownloader(http: self.http, policy: self.policy, maxBytes: min(bytes, self.maxBytes), timeout: self.timeout, userAgent: self.userAgent)
+        ImageDownloader(
+            http: self.http,
+            policy: self.policy,
+            maxBytes: min(bytes, self.maxBytes),
+            timeout: self.timeout,
+            userAgent: self.userAgent,
+            pauses: self.pauses
+        )
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
@@ -39,6 +56,9 @@ struct ImageDownloader: ImageDownloading {
         guard var url = WebURL(address) else { throw DownloadError(.refused, "not a web URL: \(PlainText.line(address, limit: 120))") }
         for hop in 0...self.maxRedirects {
             try await self.policy.check(url)
+            if let left = await self.pauses.remaining(url.host) {
+                throw DownloadError(.throttled, "image host \(url.host) asked to wait: \(Int(total: left.rounded(.up))) s left")
+            }
             var request = HTTPClientRequest(url: url.text)
             request.headers.add(name: "User-Agent", value: self.userAgent)
             let response: HTTPClientResponse
@@ -55,6 +75,11 @@ struct ImageDownloader: ImageDownloading {
                 }
                 url = next
                 continue
+            }
+            if response.status.code == 429 || response.status.code == 503 {
+                _ = try? await response.body.collect(upTo: 64 << 10)
+                await self.pauses.pause(url.host, seconds: CommonsClient.retryAfter(response.headers))
+                throw DownloadError(.throttled, "image host \(url.host) answered HTTP \(response.status.code)")
             }
             guard response.status == .ok else {
                 _ = try? await response.body.collect(upTo: 64 << 10)
