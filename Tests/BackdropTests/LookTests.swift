@@ -205,7 +205,9 @@ struct LookTests {
                 // A margin for the whole suite beside it on two cores, far below the calls' 300 s.
                 #expect(ContinuousClock.now - start < .seconds(150), "\(fault)")
                 #expect(Set(shown).count == 3, "\(fault): \(shown)")
-                #expect(commons.looks.count == 3, "\(fault): each thumbnail asked once")
+                // Each asked once at most: with 2 media requests in flight at most (commons.mediaConcurrency), two hanging
+                // thumbnails hold both places until the looks' budget ends, and the third is never asked.
+                #expect(commons.looks.count == (fault == "hang" ? 2 : 3), "\(fault): \(commons.looks.count) thumbnails asked")
             }
         }
     }

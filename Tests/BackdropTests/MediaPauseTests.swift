@@ -4,10 +4,11 @@ import Testing
 
 @testable import Backdrop
 
-/// Issue 58, part 3: a media host that answers `429` or `503` is paused for its `Retry-After`; nothing is asked of it
-/// meanwhile, no photo is marked unusable, the request goes on to the next source (here stock), and the photo is tried
-/// again once the pause ends.
-@Suite("Media hosts that ask to wait", .serialized)
+/// Issue 58, parts 2 and 3: at most `commons.mediaConcurrency` (2) requests in flight to Wikimedia's media hosts
+/// together, whoever asks; and a media host that answers `429` or `503` is paused for its `Retry-After`: nothing is
+/// asked of it meanwhile, no photo is marked unusable, the request goes on to the next source (here stock), and the
+/// photo is tried again once the pause ends.
+@Suite("Media hosts: their limits and pauses", .serialized)
 struct MediaPauseTests {
     @Test func aMediaHostsTooManyRequestsPausesItAndMarksNoPhotoUnusable() async throws {
         let clock = MovableClock(HTTPTests.epoch)
@@ -30,6 +31,51 @@ struct MediaPauseTests {
             #expect(third == "stock" && commons.downloads.count == 2, "after it: the same photo tried again, never marked unusable")
             #expect(commons.searches.count == 1)
         }
+    }
+
+    /// Three new places at once, 20 files each whose thumbnails answer after 100 ms: never more than 2 media requests in
+    /// flight (8 a search before), and every place still served from Commons.
+    @Test func neverMoreThanTwoMediaRequestsInFlightWhoeverAsks() async throws {
+        let files = (1...20).map { id in
+            var file = StandInCommons.File(pageid: id)
+            (file.look, file.user) = ("slow", "Uploader \(id)")
+            return file
+        }
+        try await CommonsTests.withBackdrop({ commons in
+            (0..<3).map { _ in .json(commons.searchJSON(files)) }
+        }) { commons, client, _ in
+            let places = ["lat=48.8584&lon=2.2945", "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"]
+            let sources = try await withThrowingTaskGroup(of: String?.self) { group in
+                for place in places {
+                    group.addTask { try await CommonsTests.json(client, "\(place)&width=64&height=64").1["source"] as? String }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(sources.allSatisfy { $0 == "commons" }, "\(sources)")
+            let most = commons.media.withLock { $0.most }
+            #expect(most >= 1 && most <= 2, "at most 2 in flight: \(most) (\(commons.looks.count) thumbnails)")
+        }
+        #expect(try Settings.parse(Data(#"{"commons": {"mediaConcurrency": 2}}"#.utf8)).commons.mediaConcurrency == 2)
+        #expect(throws: (any Error).self) { try Settings.parse(Data(#"{"commons": {"mediaConcurrency": 0}}"#.utf8)) }
+    }
+
+    /// A waiter cancelled takes no place; every other runs, in turn.
+    @Test func aLimiterServesInTurnAndACancelledWaiterTakesNoPlace() async throws {
+        let limiter = MediaLimiter(limit: 2)
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 { group.addTask { try await limiter.run { for await _ in gate {} } } }
+            let waiter = Task { try await limiter.run { 1 } }
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+            open.finish()
+            try await group.waitForAll()
+        }
+        let ran = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<10 { group.addTask { try await limiter.run { index } } }
+            return try await group.reduce(0, +)
+        }
+        #expect(ran == 45 && (1...2).contains(limiter.most))
     }
 
     @Test func aPauseHonoursRetryAfterWithinItsBounds() async {

@@ -60,6 +60,8 @@ final class StandInCommons: Sendable {
 
     let port: Int
     private let calls = Mutex<[Call]>([])
+    /// Media requests (images and thumbnails) being answered now, and the most ever at once.
+    let media = Mutex<(now: Int, most: Int)>((0, 0))
     let (released, release) = AsyncStream<Void>.makeStream()
     private let answers: Mutex<[Answer]>
 
@@ -176,6 +178,8 @@ final class StandInCommons: Sendable {
         router.get("wikipedia/**") { request, _ -> Response in
             guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             commons.record(request)
+            commons.media.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { commons.media.withLock { $0.now -= 1 } }
             let parts = request.uri.path.split(separator: "/").map(String.init)
             let last = parts.last ?? ""
             if Self.isLook(request.uri.path), parts.count > 4 {
@@ -215,7 +219,7 @@ final class StandInCommons: Sendable {
     /// The thumbnail named `folder` (`LOOK~PAGEID` here, `LOOK~ID` at the stand-in Flickr), of look LOOK (as each
     /// stand-in serves its thumbnails): `photo` is the fixture photo, `photo-copy` the same brightened and encoded again at
     /// another quality (a copy of it uploaded by someone else), `astronaut` another photo; `hang` never answers and
-    /// `html` is an error page; `own` a pattern of 9 x 8 blocks of its own (seeded by the folder).
+    /// `html` is an error page; `slow` is `own` after 100 ms; `own` a pattern of 9 x 8 blocks of its own (seeded by the folder).
     static func look(_ folder: String, released: AsyncStream<Void>) async throws -> Response {
         let jpeg: HTTPFields = [.contentType: "image/jpeg"]
         let image: RGBImage
@@ -231,6 +235,9 @@ final class StandInCommons: Sendable {
         case "hang":
             for await _ in released {}
             return Response(status: .ok)
+        case "slow":  // a media host 100 ms away, as Wikimedia's are from most places
+            try await Task.sleep(for: .milliseconds(100))
+            return try await Self.look("own~" + folder, released: released)
         case "html":
             return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
         default:

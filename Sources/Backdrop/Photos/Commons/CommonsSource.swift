@@ -16,7 +16,8 @@ extension NearbyPhotoSource {
             maxBytes: commons.maxDownloadMB << 20,
             timeout: commons.totalTimeout,
             userAgent: commons.headerValue,
-            pauses: MediaHostPauses(clock: context.clock)
+            pauses: MediaHostPauses(clock: context.clock),
+            limiter: MediaLimiter(limit: commons.mediaConcurrency)
         )
         let search = CommonsSearch(
             // 16 MiB: an answer of a hundred files with one odd file of megabytes (a pasted credit) is still read, and

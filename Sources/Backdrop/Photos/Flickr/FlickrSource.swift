@@ -29,7 +29,9 @@ extension NearbyPhotoSource {
             policy: ImageHostPolicy(extraHosts: flickr.extraImageHosts, resolve: context.resolve),
             maxBytes: flickr.maxDownloadMB << 20,
             timeout: flickr.totalTimeout,
-            pauses: MediaHostPauses(clock: context.clock)
+            pauses: MediaHostPauses(clock: context.clock),
+            // Flickr's image CDN asks no limit of its own; 8 in flight keeps a search's looks and a request's photo moving.
+            limiter: MediaLimiter(limit: 8)
         )
         return NearbyPhotoSource(
             search: search,

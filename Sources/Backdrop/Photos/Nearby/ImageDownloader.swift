@@ -12,6 +12,8 @@ struct ImageDownloader: ImageDownloading {
     let userAgent: String
     /// The hosts that asked to wait, shared with every downloader of the source.
     let pauses: MediaHostPauses
+    /// The requests in flight to the source's media hosts, shared with every downloader of the source.
+    let limiter: MediaLimiter
     let maxRedirects = 3
 
     package init(
@@ -20,7 +22,8 @@ struct ImageDownloader: ImageDownloading {
         maxBytes: Int,
         timeout: Duration,
         userAgent: String = "Backdrop/\(Backdrop.version)",
-        pauses: MediaHostPauses = MediaHostPauses()
+        pauses: MediaHostPauses = MediaHostPauses(),
+        limiter: MediaLimiter = MediaLimiter(limit: 8)
     ) {
         self.http = http
         self.policy = policy
@@ -28,6 +31,7 @@ struct ImageDownloader: ImageDownloading {
         self.timeout = timeout
         self.userAgent = userAgent
         self.pauses = pauses
+        self.limiter = limiter
     }
 
     /// The same downloader with a cap of `bytes` (thumbnails: ``CandidateLooks/maxBytes``).
@@ -38,14 +42,16 @@ struct ImageDownloader: ImageDownloading {
             maxBytes: min(bytes, self.maxBytes),
             timeout: self.timeout,
             userAgent: self.userAgent,
-            pauses: self.pauses
+            pauses: self.pauses,
+            limiter: self.limiter
         )
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
     package func download(_ address: String) async throws -> [UInt8] {
         do {
-            return try await withDeadline(self.timeout) { try await self.fetch(address) }
+            // The wait for a place among the source's requests in flight counts against the deadline too.
+            return try await withDeadline(self.timeout) { try await self.limiter.run { try await self.fetch(address) } }
         } catch is DeadlinePassed {
             throw DownloadError(.failed, "download took longer than \(Int(total: self.timeout / .milliseconds(1))) ms")
         }

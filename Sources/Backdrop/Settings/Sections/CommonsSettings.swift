@@ -24,6 +24,9 @@ extension Settings {
         /// Image hosts allowed besides `upload.wikimedia.org` (tests, mirrors).
         package var extraImageHosts: [String] = []
         package var downloadCacheMB = 64
+        /// Requests in flight to Wikimedia's media hosts (`upload.wikimedia.org`, `thumb.wikimedia.org`) together, photos
+        /// and thumbnails alike: 2, as Wikimedia's robot policy asks.
+        package var mediaConcurrency = 2
 
         package init() {}
 
@@ -64,5 +67,6 @@ extension Settings.Commons: SettingsSection {
         self.maxDownloadMB = try section.int("maxDownloadMB", default: self.maxDownloadMB, in: 1...200)
         self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
         self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 0...4096)
+        self.mediaConcurrency = try section.int("mediaConcurrency", default: self.mediaConcurrency, in: 1...16)
     }
 }
