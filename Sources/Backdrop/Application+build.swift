@@ -18,7 +18,8 @@ package func buildApplication(
     metrics: BackdropMetrics = BackdropMetrics(),
     middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>] = [],
     services: [any Service] = [],
-    resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve
+    resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve,
+    lateLooks: LateLooks = LateLooks()
 ) async throws -> some ApplicationProtocol {
     let logger = settings.logger(logger)
     let descriptors = settings.descriptors()
@@ -31,7 +32,16 @@ package func buildApplication(
         metrics: metrics
     )
     let replicas = try Replicas(settings.cluster, windowSeconds: settings.photos.windowSeconds, clock: clock, logger: logger, metrics: metrics)
-    let photos = PhotoSupply(settings, store: sweeper?.cache, replicas: replicas, clock: clock, logger: logger, metrics: metrics, resolve: resolve)
+    let photos = PhotoSupply(
+        settings,
+        store: sweeper?.cache,
+        replicas: replicas,
+        clock: clock,
+        logger: logger,
+        metrics: metrics,
+        resolve: resolve,
+        lateLooks: lateLooks
+    )
     let background = buildBackgroundController(settings, photos: photos.line, disk: sweeper?.cache, clock: clock, metrics: metrics)
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
@@ -73,7 +83,8 @@ extension PhotoSupply {
         clock: any WallClock,
         logger: Logger,
         metrics: BackdropMetrics,
-        resolve: @escaping @Sendable (String) async -> [String]
+        resolve: @escaping @Sendable (String) async -> [String],
+        lateLooks: LateLooks
     ) {
         let deny = PhotoDenylist(settings.photos.deny)
         let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits, deny: deny)
@@ -86,7 +97,8 @@ extension PhotoSupply {
             maxStale: settings.cache.maxStale,
             cellCacheEntries: settings.photos.cellCacheEntries,
             keepOut: KeptOut(extra: settings.photos.keepOut),
-            resolve: resolve
+            resolve: resolve,
+            lateLooks: lateLooks
         )
         self.init(settings.photos, flickr: settings.flickr, commons: settings.commons, stock: stock, replicas: replicas, context: context)
     }

@@ -40,10 +40,14 @@ struct ClusterTests {
         }
 
         func publish(_ results: Data, for key: CellWindow) async -> Data {
-            let ids = (try? JSONDecoder().decode([CandidatePhoto].self, from: results))?.map(\.photo.id) ?? []
+            let ids = CellResults.read(results)?.candidates.map(\.photo.id) ?? []
             self.record.withLock { $0.published.append(ids) }
             return self.agreed.map(ClusterTests.shared) ?? results
         }
+
+        func read(_ key: CellWindow) async -> Data? { nil }
+
+        func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
 
         func publishFailure(for key: CellWindow, backoff: Double) async {
             self.record.withLock { $0.failures += 1 }
@@ -148,7 +152,12 @@ struct ClusterTests {
     @Test("what another replica learned spares the search", arguments: [CellClaim.failing, .keyRejected, .found(Data("[]".utf8))])
     func whatAnotherReplicaLearnedSparesTheSearch(_ claim: CellClaim) async throws {
         let searcher = CountingSearcher(photos: [Self.photo("111")])
-        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
+        let photo = try await Self.source(ScriptedCoordinator(claim: claim), searcher).photo(
+            for: .cell(Self.cell),
+            in: Self.window,
+            variant: 0,
+            shape: .portrait
+        )
         #expect(photo.origin == .stock)
         #expect(searcher.count.withLock { $0 } == 0)
     }
@@ -188,8 +197,13 @@ struct ClusterTests {
             CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice == choice,
             "the same in every replica"
         )
-        #expect(CellChoice.ranking([results[0]], cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice.candidates(for: .portrait).count == 1)
-        #expect(choice.candidates(for: .portrait).allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) }, "each says the sky it was chosen for")
+        #expect(
+            CellChoice.ranking([results[0]], cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice.candidates(for: .portrait).count == 1
+        )
+        #expect(
+            choice.candidates(for: .portrait).allSatisfy { $0.sky == SunPhase(cell: Self.cell, window: Self.window) },
+            "each says the sky it was chosen for"
+        )
         let json = try? JSONEncoder().encode(results)
         #expect(json.flatMap { try? JSONDecoder().decode([CandidatePhoto].self, from: $0) } == results, "results travel between replicas intact")
     }
@@ -226,6 +240,8 @@ struct ClusterTests {
             self.claims.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
         }
         func publish(_ results: Data, for key: CellWindow) async -> Data { results }
+        func read(_ key: CellWindow) async -> Data? { nil }
+        func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
         func publishFailure(for key: CellWindow, backoff: Double) async {}
         func publishKeyRejected(retryAfter: Double) async {}
     }

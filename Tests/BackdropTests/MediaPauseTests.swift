@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import Backdrop
@@ -57,6 +58,56 @@ struct MediaPauseTests {
         }
         #expect(try Settings.parse(Data(#"{"commons": {"mediaConcurrency": 2}}"#.utf8)).commons.mediaConcurrency == 2)
         #expect(throws: (any Error).self) { try Settings.parse(Data(#"{"commons": {"mediaConcurrency": 0}}"#.utf8)) }
+    }
+
+    /// The looks' lane (after answers) waits while an answer's download is in flight, holds at most one of two places,
+    /// and an answer that comes while it holds one takes the other at once.
+    @Test(.timeLimit(.minutes(1))) func theBackgroundLaneGivesWayToAnswers() async throws {
+        let limiter = MediaLimiter(limit: 2)
+        let events = Events()
+        let (answerGate, openAnswer) = AsyncStream<Void>.makeStream()
+        let (lookGate, openLooks) = AsyncStream<Void>.makeStream()
+        let (started, start) = AsyncStream<String>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await limiter.run(.answer) {
+                    start.yield("answer")
+                    for await _ in answerGate {}
+                    events.list.withLock { $0.append("answer done") }
+                }
+            }
+            var iterator = started.makeAsyncIterator()
+            #expect(await iterator.next() == "answer")
+            for index in 0..<2 {
+                group.addTask {
+                    try await limiter.run(.background) {
+                        events.list.withLock { $0.append("look \(index)") }
+                        start.yield("look")
+                        for await _ in lookGate {}
+                    }
+                }
+            }
+            // One place is free, but an answer's download is in flight: the looks wait for it.
+            try await limiter.run(.answer) { events.list.withLock { $0.append("second answer") } }
+            openAnswer.finish()
+            #expect(await iterator.next() == "look")
+            // One look holds a place, the other waits (the background holds one of two); an answer takes the free one.
+            try await limiter.run(.answer) { events.list.withLock { $0.append("third answer") } }
+            #expect(events.list.withLock { $0 }.filter { $0.hasPrefix("look") }.count == 1, "\(events.list.withLock { $0 })")
+            openLooks.finish()
+            try await group.waitForAll()
+        }
+        let order = events.list.withLock { $0 }
+        #expect(
+            Array(order.prefix(3)) == ["second answer", "answer done", "look 0"]
+                || Array(order.prefix(3)) == ["second answer", "answer done", "look 1"],
+            "\(order)"
+        )
+        #expect(order.contains("third answer") && limiter.most == 2)
+    }
+
+    final class Events: Sendable {
+        let list = Mutex([String]())
     }
 
     /// A waiter cancelled takes no place; every other runs, in turn.

@@ -366,7 +366,7 @@ struct RealCommonsTests {
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = http.shutdown() }
         let photos = ImageDownloader(http: http, policy: ImageHostPolicy(extraHosts: []), maxBytes: 20 << 20, timeout: .seconds(1))
-        #expect(photos.capped(at: CandidateLooks.maxBytes).maxBytes == 262_144 && photos.maxBytes == 20_971_520)
+        #expect(photos.capped(at: CandidateLooks.maxBytes, lane: .background).maxBytes == 262_144 && photos.maxBytes == 20_971_520)
     }
 
     /// One assessed file among equals holds no place's every window: the pool keeps at least four in turn.

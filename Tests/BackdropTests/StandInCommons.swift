@@ -178,7 +178,10 @@ final class StandInCommons: Sendable {
         router.get("wikipedia/**") { request, _ -> Response in
             guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             commons.record(request)
-            commons.media.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            commons.media.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
             defer { commons.media.withLock { $0.now -= 1 } }
             let parts = request.uri.path.split(separator: "/").map(String.init)
             let last = parts.last ?? ""
@@ -221,17 +224,7 @@ final class StandInCommons: Sendable {
     /// another quality (a copy of it uploaded by someone else), `astronaut` another photo; `hang` never answers and
     /// `html` is an error page; `slow` is `own` after 100 ms; `own` a pattern of 9 x 8 blocks of its own (seeded by the folder).
     static func look(_ folder: String, released: AsyncStream<Void>) async throws -> Response {
-        let jpeg: HTTPFields = [.contentType: "image/jpeg"]
-        let image: RGBImage
-        let name = String(folder.prefix { $0 != "~" })
-        switch name {
-        case "photo", "photo-copy":
-            let photo = try JPEGDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"))
-            image = BoxShrink.apply(name == "photo" ? photo : Self.brightened(photo, by: 12), factor: photo.width / CommonsFile.lookWidth)
-            return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: try JPEGEncoder.encode(image, quality: name == "photo" ? 90 : 60)))
-        case "astronaut":
-            let photo = try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg"))
-            image = BoxShrink.apply(photo, factor: photo.width / CommonsFile.lookWidth)
+        switch folder.prefix(while: { $0 != "~" }) {
         case "hang":
             for await _ in released {}
             return Response(status: .ok)
@@ -240,6 +233,23 @@ final class StandInCommons: Sendable {
             return try await Self.look("own~" + folder, released: released)
         case "html":
             return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>Not found</html>")))
+        default:
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: try Self.lookJPEG(folder)))
+        }
+    }
+
+    /// The JPEG of the look named `folder` that is an image (not a fault).
+    static func lookJPEG(_ folder: String) throws -> ByteBuffer {
+        let image: RGBImage
+        let name = String(folder.prefix { $0 != "~" })
+        switch name {
+        case "photo", "photo-copy":
+            let photo = try JPEGDecoder.decode(try Fixtures.bytes("flickr-photo.jpg"))
+            image = BoxShrink.apply(name == "photo" ? photo : Self.brightened(photo, by: 12), factor: photo.width / CommonsFile.lookWidth)
+            return try JPEGEncoder.encode(image, quality: name == "photo" ? 90 : 60)
+        case "astronaut":
+            let photo = try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg"))
+            image = BoxShrink.apply(photo, factor: photo.width / CommonsFile.lookWidth)
         default:
             var generator = SeededGenerator(seed: folder.utf8.reduce(1_469_598_103_934_665_603) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
             let levels = (0..<72).map { _ in UInt8.random(in: 20...235, using: &generator) }
@@ -252,7 +262,7 @@ final class StandInCommons: Sendable {
                 }
             }
         }
-        return Response(status: .ok, headers: jpeg, body: .init(byteBuffer: try JPEGEncoder.encode(image, quality: 85)))
+        return try JPEGEncoder.encode(image, quality: 85)
     }
 
     static func brightened(_ image: RGBImage, by amount: Int) -> RGBImage {

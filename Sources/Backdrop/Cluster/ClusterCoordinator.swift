@@ -25,6 +25,14 @@ protocol CellSharing: Sendable {
     /// replica published first).
     func publish(_ results: Data, for key: CellWindow) async -> Data
 
+    /// The results published for `key`, if the cluster holds any (nil too when there is no cluster).
+    func read(_ key: CellWindow) async -> Data?
+
+    /// Adds the looks that came after `key`'s results were published (``CellResults``): replaces the published results if
+    /// they still wait for looks. Returns the results the cluster holds now (nil when there is no cluster, or it cannot
+    /// answer).
+    func publishLooks(_ results: Data, for key: CellWindow) async -> Data?
+
     /// Shares that the search of `key` failed, so that the others back off for `backoff` seconds too.
     func publishFailure(for key: CellWindow, backoff: Double) async
 

@@ -15,6 +15,8 @@ import PostgresNIO
 /// - `backdrop_publish(key, cell, window, result)`: stores a search's result unless one is stored already, and returns
 ///   the stored one, so that every replica serves the same photo.
 /// - `backdrop_fail(key, cell, window, holder, backoff)`, `backdrop_reject_key(key, seconds)`: what a replica learned.
+///
+/// Two plain statements read a published result and add the looks that came after it (``CellResults``).
 enum ClusterSchema {
     static let version = 1
 
@@ -163,6 +165,21 @@ enum ClusterSchema {
 
     static func publish(key: String, _ cell: CellWindow, result: String) -> PostgresQuery {
         "SELECT backdrop_publish(\(key), \(cell.cell), \(cell.window), \(result)::jsonb)"
+    }
+
+    /// The cell-window's published result, if any.
+    static func result(key: String, _ cell: CellWindow) -> PostgresQuery {
+        "SELECT result::text FROM backdrop_cells WHERE key_hash = \(key) AND cell = \(cell.cell) AND window_index = \(cell.window) AND state = 'done'"
+    }
+
+    /// Replaces a published result still waiting for its looks (`looksPending`) by the one with them: the first
+    /// replica's looks win, later ones change nothing (one statement, so atomic).
+    static func publishLooks(key: String, _ cell: CellWindow, result: String) -> PostgresQuery {
+        """
+        UPDATE backdrop_cells SET result = \(result)::jsonb, updated = clock_timestamp()
+            WHERE key_hash = \(key) AND cell = \(cell.cell) AND window_index = \(cell.window) AND state = 'done'
+            AND result->>'looksPending' = 'true'
+        """
     }
 
     static func fail(key: String, _ cell: CellWindow, holder: String, backoff: Double) -> PostgresQuery {

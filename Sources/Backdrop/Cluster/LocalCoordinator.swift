@@ -25,6 +25,10 @@ struct LocalCoordinator: ClusterCoordinator, CellSharing {
 
     func publish(_ results: Data, for key: CellWindow) async -> Data { results }
 
+    func read(_ key: CellWindow) async -> Data? { nil }
+
+    func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
+
     func publishFailure(for key: CellWindow, backoff: Double) async {}
 
     func publishKeyRejected(retryAfter: Double) async {}

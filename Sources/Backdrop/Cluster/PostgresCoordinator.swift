@@ -104,6 +104,27 @@ struct PostgresSharing: CellSharing {
         return stored.map { Data($0.utf8) } ?? results
     }
 
+    func read(_ key: CellWindow) async -> Data? {
+        let query = ClusterSchema.result(key: self.coordinator.keyHash, key)
+        let logger = self.logger
+        let result = await self.query("read") { connection -> String? in
+            for try await row in try await connection.query(query, logger: logger) { return try row.decode(String.self) }
+            return nil
+        }
+        return result.flatMap { $0.map { Data($0.utf8) } }
+    }
+
+    func publishLooks(_ results: Data, for key: CellWindow) async -> Data? {
+        let query = ClusterSchema.publishLooks(key: self.coordinator.keyHash, key, result: String(decoding: results, as: UTF8.self))
+        let logger = self.logger
+        let written = await self.query("publish_looks") {
+            try await $0.query(query, logger: logger)
+            return true
+        }
+        guard written != nil else { return nil }
+        return await self.read(key)
+    }
+
     func publishFailure(for key: CellWindow, backoff: Double) async {
         let query = ClusterSchema.fail(key: self.coordinator.keyHash, key, holder: self.coordinator.holder, backoff: backoff)
         let logger = self.logger

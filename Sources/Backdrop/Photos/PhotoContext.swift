@@ -5,7 +5,8 @@ import Logging
 /// store (on the disk cache, when there is one), the operator's denylist (`photos.deny`), how old a stored photo may be
 /// to stand in while its source fails (`cache.maxStaleHours`), how many cells' search results each source keeps in
 /// memory (`photos.cellCacheEntries`), what is never shown (``KeptOut``, with `photos.keepOut`), and how image hosts'
-/// names are resolved (the system's resolver; tests name their own, since no name outside loopback resolves there).
+/// names are resolved (the system's resolver; tests name their own, since no name outside loopback resolves there), and
+/// the one queue of work after answers (``LateLooks``).
 struct PhotoContext: Sendable {
     let clock: any WallClock
     let logger: Logger
@@ -16,6 +17,7 @@ struct PhotoContext: Sendable {
     let cellCacheEntries: Int
     let keepOut: KeptOut
     let resolve: @Sendable (String) async -> [String]
+    let lateLooks: LateLooks
 
     init(
         clock: any WallClock,
@@ -26,7 +28,8 @@ struct PhotoContext: Sendable {
         maxStale: Duration = .seconds(24 * 3600),
         cellCacheEntries: Int = 10_000,
         keepOut: KeptOut = KeptOut(),
-        resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve
+        resolve: @escaping @Sendable (String) async -> [String] = ImageHostPolicy.systemResolve,
+        lateLooks: LateLooks = LateLooks()
     ) {
         self.clock = clock
         self.logger = logger
@@ -37,5 +40,6 @@ struct PhotoContext: Sendable {
         self.cellCacheEntries = cellCacheEntries
         self.keepOut = keepOut
         self.resolve = resolve
+        self.lateLooks = lateLooks
     }
 }

@@ -49,6 +49,7 @@ struct PhotoSupply {
             }
         }
         if nearby.isEmpty { announcements.append((.warning, "serving stock photos only")) }
+        if !nearby.isEmpty { services.append(context.lateLooks) }
         self.line = PhotoLine(nearby: nearby, stock: stock, metrics: context.metrics)
         self.services = services
         self.announcements = announcements

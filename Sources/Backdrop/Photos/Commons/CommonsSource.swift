@@ -33,7 +33,7 @@ extension NearbyPhotoSource {
         return NearbyPhotoSource(
             search: search,
             downloads: PhotoDownloads(downloader: downloader, memoryMB: commons.downloadCacheMB, context: context),
-            thumbnails: downloader.capped(at: CandidateLooks.maxBytes),
+            thumbnails: downloader.capped(at: CandidateLooks.maxBytes, lane: .background),
             coordinator: replicas.coordinator(budget: "budget/commons", source: "commons", callsPerHour: commons.callsPerHour),
             callsPerHour: commons.callsPerHour,
             context: context

@@ -36,7 +36,7 @@ extension NearbyPhotoSource {
         return NearbyPhotoSource(
             search: search,
             downloads: PhotoDownloads(downloader: downloader, memoryMB: flickr.downloadCacheMB, context: context),
-            thumbnails: downloader.capped(at: CandidateLooks.maxBytes),
+            thumbnails: downloader.capped(at: CandidateLooks.maxBytes, lane: .background),
             coordinator: replicas.coordinator(budget: "flickr-api-key/\(flickr.apiKey)", source: "flickr", callsPerHour: flickr.callsPerHour),
             callsPerHour: flickr.callsPerHour,
             context: context

@@ -1,11 +1,12 @@
 /// The looks (``LookHash``) of a search's candidates that can take a turn in a pool, from their sources' thumbnails
 /// (about 100 px, a few kB each), so that the ranking counts copies of one scene by different owners as one photo
-/// (``PhotoRanking/isNearDuplicate(_:_:)``). It runs inside the search, so its looks are kept and shared with the
-/// search's results: every replica ranks the same.
+/// (``PhotoRanking/isNearDuplicate(_:_:)``).
 ///
-/// Bounded: at most ``limit`` thumbnails, ``parallel`` at a time, all within ``budget``; a look already hashed (a
-/// photo found again in a later search) is not fetched again. A thumbnail that fails, or is not there in time, leaves
-/// its candidate without a look: it counts as a scene of its own, as before looks.
+/// A search takes the looks already known at once (``known(_:previous:)``: hashed before, or kept with the cell's
+/// earlier results, since a photo's look does not change); the rest are fetched after the first answer (``LateLooks``,
+/// ``missing(_:)``), in the media hosts' background lane. Bounded: at most ``limit`` thumbnails, ``parallel`` at a time,
+/// all within ``budget``. A thumbnail that fails, or is not there in time, leaves its candidate without a look: it counts
+/// as a scene of its own, as before looks.
 struct CandidateLooks: Sendable {
     let downloader: any ImageDownloading
     /// Looks by thumbnail URL.
@@ -24,13 +25,32 @@ struct CandidateLooks: Sendable {
         self.memo = MemoryLRU(budget: entries) { _ in 1 }
     }
 
-    /// `candidates` with the looks of those that can enter a pool.
-    func adding(to candidates: [CandidatePhoto]) async -> [CandidatePhoto] {
-        let thumbnails = Self.poolCandidates(candidates.map(\.facts)).compactMap { index in candidates[index].thumbnail.map { (index, $0) } }
+    /// `candidates` with the looks already known of those that can enter a pool (from the memo, or from `previous`: the
+    /// cell's earlier results), no thumbnail fetched; and whether some of them still lack one.
+    func known(_ candidates: [CandidatePhoto], previous: [CandidatePhoto]) async -> (candidates: [CandidatePhoto], pending: Bool) {
+        var kept = [String: LookHash]()
+        for candidate in previous { if let url = candidate.thumbnail, let look = candidate.facts.look { kept[url] = look } }
         var result = candidates
-        // A look already hashed comes from the memo at once, without a call.
-        for (index, look) in await self.fetch(thumbnails) { result[index].facts.look = look }
-        return result
+        var pending = false
+        for index in Self.poolCandidates(candidates.map(\.facts)) {
+            guard let url = candidates[index].thumbnail, candidates[index].facts.look == nil else { continue }
+            let remembered = await self.memo.cached(url)
+            if let look = kept[url] ?? remembered {
+                result[index].facts.look = look
+                result[index].facts.lookFrom = nil  // known when the results are published: it counts at once
+            } else {
+                pending = true
+            }
+        }
+        return (result, pending)
+    }
+
+    /// The looks (by candidate index) fetched for the candidates that can enter a pool and have none yet.
+    func missing(_ candidates: [CandidatePhoto]) async -> [(Int, LookHash)] {
+        let wanted = Self.poolCandidates(candidates.map(\.facts)).compactMap { index in
+            candidates[index].facts.look == nil ? candidates[index].thumbnail.map { (index, $0) } : nil
+        }
+        return await self.fetch(wanted)
     }
 
     /// The candidates (indices) that can take a turn in some pool: for each sky and class of screen, those of the

@@ -14,6 +14,8 @@ struct ImageDownloader: ImageDownloading {
     let pauses: MediaHostPauses
     /// The requests in flight to the source's media hosts, shared with every downloader of the source.
     let limiter: MediaLimiter
+    /// Whose downloads these are: a request's, or the work after answers (thumbnails for looks).
+    let lane: MediaLimiter.Lane
     let maxRedirects = 3
 
     package init(
@@ -23,7 +25,8 @@ struct ImageDownloader: ImageDownloading {
         timeout: Duration,
         userAgent: String = "Backdrop/\(Backdrop.version)",
         pauses: MediaHostPauses = MediaHostPauses(),
-        limiter: MediaLimiter = MediaLimiter(limit: 8)
+        limiter: MediaLimiter = MediaLimiter(limit: 8),
+        lane: MediaLimiter.Lane = .answer
     ) {
         self.http = http
         self.policy = policy
@@ -32,10 +35,11 @@ struct ImageDownloader: ImageDownloading {
         self.userAgent = userAgent
         self.pauses = pauses
         self.limiter = limiter
+        self.lane = lane
     }
 
-    /// The same downloader with a cap of `bytes` (thumbnails: ``CandidateLooks/maxBytes``).
-    func capped(at bytes: Int) -> ImageDownloader {
+    /// The same downloader with a cap of `bytes`, in `lane` (thumbnails: ``CandidateLooks/maxBytes``, the background).
+    func capped(at bytes: Int, lane: MediaLimiter.Lane) -> ImageDownloader {
         ImageDownloader(
             http: self.http,
             policy: self.policy,
@@ -43,7 +47,8 @@ struct ImageDownloader: ImageDownloading {
             timeout: self.timeout,
             userAgent: self.userAgent,
             pauses: self.pauses,
-            limiter: self.limiter
+            limiter: self.limiter,
+            lane: lane
         )
     }
 
@@ -51,7 +56,7 @@ struct ImageDownloader: ImageDownloading {
     package func download(_ address: String) async throws -> [UInt8] {
         do {
             // The wait for a place among the source's requests in flight counts against the deadline too.
-            return try await withDeadline(self.timeout) { try await self.limiter.run { try await self.fetch(address) } }
+            return try await withDeadline(self.timeout) { try await self.limiter.run(self.lane) { try await self.fetch(address) } }
         } catch is DeadlinePassed {
             throw DownloadError(.failed, "download took longer than \(Int(total: self.timeout / .milliseconds(1))) ms")
         }

@@ -12,7 +12,7 @@ extension NearbyPhotoSource {
         let (name, logger) = (self.search.name, self.context.logger)
         do {
             let choice = try await self.choices.value(for: key) {
-                let choice = await self.rank(try await self.results(cell, window: window, client: client), cell: cell, window: window)
+                let choice = await self.rank(try await self.results(cell, window: window, client: client).candidates, cell: cell, window: window)
                 await self.store(choice, cell: cell, window: window)
                 return choice
             }
@@ -33,31 +33,44 @@ extension NearbyPhotoSource {
     }
 
     /// The cell's results for the period of `resultsSeconds` that holds `window`: from memory, from another replica,
-    /// or this replica's own search with its candidates' looks (``CandidateLooks``), shared with the others (whose
-    /// results win if one published first, so that every replica ranks the same). A search's calls are charged to
+    /// or this replica's own search with the looks already known (``CandidateLooks/known(_:previous:)``), shared with the
+    /// others (whose results win if one published first, so that every replica ranks the same). The looks not yet known
+    /// are fetched after the answer (``LateLooks``) by the replica that searched. A search's calls are charged to
     /// `client`'s share; with the share spent, throws ``SearchShares/Spent``.
-    func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> [CandidatePhoto] {
+    func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> CellResults {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
-        let read = { @Sendable (json: Data) in try? JSONDecoder().decode([CandidatePhoto].self, from: json) }
-        let encode = { @Sendable (results: [CandidatePhoto]) in (try? JSONEncoder().encode(results)) ?? Data("[]".utf8) }
-        return try await self.results.value(for: key) {
+        if let held = await self.results.cached(key), held.looksPending, await self.state.reread(key, in: window.index) {
+            // Results waiting for looks are read again before a later window is ranked: another replica may have added them.
+            if let shared = await self.shared.coordinator.sharing().read(key).flatMap(CellResults.read), !shared.looksPending {
+                await self.results.insert(shared, for: key)
+            }
+        }
+        let searched = Searched()
+        let results = try await self.results.value(for: key) {
             // Kept on disk before a restart: no search, no claim.
-            if let stored = await store?.storedResults(cell: key.cell, window: key.window), let results = read(stored) { return results }
+            if let stored = await store?.storedResults(cell: key.cell, window: key.window), let results = CellResults.read(stored) {
+                searched.note()  // this replica's own: if its looks had not come, they are fetched again
+                return results
+            }
             guard await self.shares.mayStart(client) else { throw SearchShares.Spent() }
             let results = try await self.shared.results(
                 key,
-                read: read,
-                encode: encode,
+                read: CellResults.read,
+                encode: \.json,
                 isKeyRejection: self.search.isKeyRejection,
                 onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
                 search: { shared in
                     let found = try await self.search.search(cell, shared: ChargedSharing(inner: shared, shares: self.shares, client: client))
-                    return await self.looks.adding(to: found)
+                    searched.note()
+                    let (candidates, pending) = await self.looks.known(found, previous: await self.previousResults(key, window: window))
+                    return CellResults(candidates: candidates, looksPending: pending)
                 }
             )
-            await store?.storeResults(encode(results), cell: key.cell, window: key.window)
+            await store?.storeResults(results.json, cell: key.cell, window: key.window)
             return results
         }
+        if results.looksPending, searched.happened { self.queueLooks(key, windowSeconds: window.seconds) }
+        return results
     }
 
     /// Where a cell's results for `window` are kept and shared: the cell-window itself when they last a window; else the

@@ -23,7 +23,7 @@ struct NearbyPhotoSource: Sendable {
 
     let search: any NearbySearch
     let downloads: PhotoDownloads
-    /// The looks of a search's candidates, hashed within the search.
+    /// The looks of a search's candidates: those known at once, the others after the answer (``LateLooks``).
     let looks: CandidateLooks
     let shared: SharedSearch
     let context: PhotoContext
@@ -33,7 +33,7 @@ struct NearbyPhotoSource: Sendable {
     /// Each cell-window's ranked choice; a cell the source cannot be asked about now has none.
     let choices: MemoryLRU<CellWindow, CellChoice>
     /// Each cell's search results for their period (``resultsKey(_:window:)``).
-    let results: MemoryLRU<CellWindow, [CandidatePhoto]>
+    let results: MemoryLRU<CellWindow, CellResults>
 
     /// A source searching with `search`, its images from `downloads`, its budget of `callsPerHour` calls through
     /// `coordinator`; its thumbnails for looks through `thumbnails` (the photos' downloader by default).
@@ -137,7 +137,7 @@ struct NearbyPhotoSource: Sendable {
             await self.choices.remove(key)
             return
         }
-        let choice = await self.rank(results, cell: cell, window: window)
+        let choice = await self.rank(results.candidates, cell: cell, window: window)
         await self.choices.insert(choice, for: key)
         await self.store(choice, cell: cell, window: window)
     }

@@ -56,6 +56,8 @@ struct ChargedSharing: CellSharing {
 
     func claim(_ key: CellWindow) async throws -> CellClaim { try await self.inner.claim(key) }
     func publish(_ results: Data, for key: CellWindow) async -> Data { await self.inner.publish(results, for: key) }
+    func read(_ key: CellWindow) async -> Data? { await self.inner.read(key) }
+    func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { await self.inner.publishLooks(results, for: key) }
     func publishFailure(for key: CellWindow, backoff: Double) async { await self.inner.publishFailure(for: key, backoff: backoff) }
     func publishKeyRejected(retryAfter: Double) async { await self.inner.publishKeyRejected(retryAfter: retryAfter) }
 }

@@ -20,6 +20,8 @@ actor SearchState {
     static let peopleKept = 4096
     /// How many photos were found to show people in each cell's window.
     private var peopleFound = [CellWindow: Int]()
+    /// The window in which each cell's results waiting for looks were last read from the cluster (``CellResults``).
+    private var reads = [CellWindow: Int64]()
     /// Requests that began waiting on this source's lookup of a cell-window and have not finished it: the ones whose
     /// wait a deadline cut short stay counted until their fallback takes them (``takeInterruptedWait(_:)``).
     private var waits = [CellWindow: Int]()
@@ -113,6 +115,15 @@ actor SearchState {
         self.people.insert(photoID)
         self.peopleFound[key, default: 0] += 1
         return self.peopleFound[key, default: 0]
+    }
+
+    /// Whether the results held under `key`, waiting for looks, are to be read again from the cluster before window
+    /// `window` is ranked: once a window.
+    func reread(_ key: CellWindow, in window: Int64) -> Bool {
+        if self.reads.count > 4096 { self.reads = self.reads.filter { $0.value >= window - 96 } }
+        guard (self.reads[key] ?? .min) < window else { return false }
+        self.reads[key] = window
+        return true
     }
 
     /// Forgets windows that have ended, so memory stays bounded.

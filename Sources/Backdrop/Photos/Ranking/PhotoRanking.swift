@@ -22,6 +22,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     var taken: Double? = nil
     /// Its look (``LookHash``) from the source's thumbnail, nil when none was fetched.
     var look: LookHash? = nil
+    /// The first window whose ranking counts the look (``CellResults``); nil: every window's.
+    var lookFrom: Int64? = nil
 }
 
 /// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process: one
