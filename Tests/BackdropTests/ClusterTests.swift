@@ -48,6 +48,8 @@ struct ClusterTests {
         func read(_ key: CellWindow) async -> Data? { nil }
 
         func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
+        func takeShare(_ name: String, perHour: Int) async -> Bool? { nil }
+        func returnShare(_ name: String) async {}
 
         func publishFailure(for key: CellWindow, backoff: Double) async {
             self.record.withLock { $0.failures += 1 }
@@ -242,6 +244,8 @@ struct ClusterTests {
         func publish(_ results: Data, for key: CellWindow) async -> Data { results }
         func read(_ key: CellWindow) async -> Data? { nil }
         func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
+        func takeShare(_ name: String, perHour: Int) async -> Bool? { nil }
+        func returnShare(_ name: String) async {}
         func publishFailure(for key: CellWindow, backoff: Double) async {}
         func publishKeyRejected(retryAfter: Double) async {}
     }

@@ -264,7 +264,9 @@ struct CommonsTests {
             let start = ContinuousClock.now
             let (answer, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
-            #expect(ContinuousClock.now - start < .seconds(5), "\(fault): within the deadline and a margin")
+            // The deadline (1.5 s) and the stock render (0.4 s alone): 8 s, since the whole suite shares two cores' cooperative
+            // threads with it (5.2 to 6.4 s seen there, 2.0 s alone).
+            #expect(ContinuousClock.now - start < .seconds(8), "\(fault): within the deadline and a margin")
             let searched = commons.searches.count
             _ = try await Self.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
             if fault == "http429" {

@@ -32,6 +32,8 @@ struct LateLookTests {
             }
         }
         func publishFailure(for key: CellWindow, backoff: Double) async {}
+        func takeShare(_ name: String, perHour: Int) async -> Bool? { nil }
+        func returnShare(_ name: String) async {}
         func publishKeyRejected(retryAfter: Double) async {}
     }
 

@@ -237,29 +237,61 @@ struct PhotoLineTests {
     }
 
     @Test func oneClientCannotSpendTheWholeBudgetOnNewCells() async throws {
-        // Commons knows nothing near any of these cells (the open sea): each new cell costs a call of a budget of 8 an
-        // hour, of which one client may take half. The first client asks 10 new cells; the second then asks one.
-        try await StandInCommons.run({ _ in [.json("{\"batchcomplete\":true}")] }) { commons in
-            let settings = CommonsTests.settings(commons) { $0.commons.callsPerHour = 8 }
+        // Commons knows nothing near any of these cells (the open sea): each new cell costs a call of a budget of 20 an
+        // hour, of which one client (a /24) may take a tenth. The first client asks 12 new cells at once (Commons answers
+        // each after 300 ms, so all are asked before any answer); a neighbour in its /24 then asks one, and a client of
+        // another network one.
+        try await StandInCommons.run({ _ in [.later(.milliseconds(300), "{\"batchcomplete\":true}")] }) { commons in
+            let settings = CommonsTests.settings(commons) { $0.commons.callsPerHour = 20 }
             let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
             try await app.test(.live) { client in
                 let port = try #require(client.port)
-                for cell in 0..<10 {
-                    let answer = try await RawHTTP.exchangeOnItsOwnThread(
-                        port: port,
-                        from: "127.0.0.2",
-                        "/background?lat=-40.\(cell)&lon=-30&width=64&height=64"
-                    )
-                    #expect(answer.status == 200 && answer.header("x-backdrop-source") == "stock")
+                let sources = try await withThrowingTaskGroup(of: String?.self) { group in
+                    for cell in 0..<12 {
+                        group.addTask {
+                            let path = "/background?lat=-30&lon=-\(10 + 2 * cell)&width=64&height=64"
+                            let answer = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.1.2", path)
+                            return answer.status == 200 ? answer.header("x-backdrop-source") : nil
+                        }
+                    }
+                    return try await group.reduce(into: [String?]()) { $0.append($1) }
                 }
-                #expect(commons.searches.count == 4, "half of the hour's 8 calls: then the first client's new cells get stock at once")
-                let other = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.0.3", "/background?lat=-45&lon=-30&width=64&height=64")
-                #expect(other.status == 200 && commons.searches.count == 5, "another client's new cell is still searched")
+                #expect(sources.allSatisfy { $0 == "stock" }, "\(sources)")
+                #expect(commons.searches.count == 2, "a tenth of the hour's 20 calls, reserved before each: \(commons.searches.count)")
+                let neighbour = try await RawHTTP.exchangeOnItsOwnThread(
+                    port: port,
+                    from: "127.0.1.77",
+                    "/background?lat=-45&lon=-30&width=64&height=64"
+                )
+                #expect(neighbour.status == 200 && commons.searches.count == 2, "an address of the same /24 is the same client")
+                let other = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.2.3", "/background?lat=-46&lon=-30&width=64&height=64")
+                #expect(other.status == 200 && commons.searches.count == 3, "another client's new cell is still searched")
                 // A cell already searched costs nothing: the first client gets it from memory, with no call.
-                let known = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.0.2", "/background?lat=-45&lon=-30&width=64&height=64")
-                #expect(known.status == 200 && commons.searches.count == 5)
+                let known = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.1.2", "/background?lat=-46&lon=-30&width=64&height=64")
+                #expect(known.status == 200 && commons.searches.count == 3)
             }
         }
+        #expect(SearchShares.network(RenderClient("203.0.113.7")) == "203.0.113.0/24")
+        #expect(SearchShares.network(RenderClient("2001:db8:1:2::/64")) == "2001:db8:1::/48")
+        #expect(SearchShares.network(RenderClient("10.1.0.0/16")) == "10.1.0.0/24" && SearchShares.network(.unknown) == nil)
+    }
+
+    /// A reservation no call used is given back: a client whose new cells another replica already searched, or whose
+    /// search failed before its call, keeps its share.
+    @Test func aReservationNoCallUsedIsGivenBack() async throws {
+        let shares = SearchShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch))
+        let sharing = LocalCoordinator(source: "commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics())
+        let client = RenderClient("198.51.100.7")
+        for _ in 0..<10 {
+            let reservation = try #require(await shares.reserve(client, through: sharing))
+            await shares.settle(reservation, through: sharing)
+        }
+        let first = try #require(await shares.reserve(client, through: sharing))
+        #expect(first.used())
+        let second = try #require(await shares.reserve(client, through: sharing), "a share of 2: one left")
+        #expect(second.used())
+        #expect(await shares.reserve(client, through: sharing) == nil, "both made: spent")
+        #expect(await shares.reserve(RenderClient("198.51.101.7"), through: sharing) != nil, "another /24")
     }
 
     @Test func aPhotoTaggedFogIsNotTurnedDownAsBlurred() async throws {

@@ -15,6 +15,8 @@ import Testing
 final class StandInCommons: Sendable {
     enum Answer: Sendable {
         case json(String)
+        /// The JSON after a pause, as a distant API answers.
+        case later(Duration, String)
         /// A status with its headers (`Retry-After`).
         case status(Int, [(String, String)])
         case noAnswer
@@ -149,6 +151,9 @@ final class StandInCommons: Sendable {
             commons.record(request)
             switch commons.nextAnswer() {
             case .json(let text):
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            case .later(let pause, let text):
+                try await Task.sleep(for: pause)
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
             case .status(let code, let headers):
                 var fields = HTTPFields()

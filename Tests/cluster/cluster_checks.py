@@ -193,13 +193,14 @@ def nginx_routing(replicas, work):
 
 def shared_budget(binary, flickr, db, work):
     print("(b) one budget for the key across replicas")
-    replicas = [Replica(binary, flickr, db.url, work, f"budget-{i}", api_key="budget-test-key",
-                        settings={"flickr": {"callsPerHour": 12}}).start() for i in range(3)]
+    replicas = [Replica(binary, flickr, db.url, work, f"budget-{i}", api_key="budget-test-key", settings={"flickr": {"callsPerHour": 12}},
+                        environment={"BACKDROP_TRUSTED_PROXIES": "127.0.0.1"}).start() for i in range(3)]
     try:
         before = flickr.searches()
         names = cells("u2b", 40)
-        urls = [f"{replicas[i % 3].base}/background?cell={names[i]}&{SIZE}" for i in range(40)]
-        answers = fetch_all(urls, workers=20)
+        # 40 clients of 40 networks (each client's share of new cells is a tenth of the budget: the budget must bind).
+        answers = router_flood.concurrent(lambda n: get(f"{replicas[n % 3].base}/background?cell={names[n]}&{SIZE}", timeout=60,
+                                                        headers={"X-Real-IP": f"10.{n}.0.1"}), 40, threads=20)
         calls = flickr.searches() - before
         check("40 new cells, budget 12 an hour: at most 12 Flickr calls in all", 0 < calls <= 12, f"{calls} calls")
         check("every answer a 200", all(a[0] == 200 for a in answers), f"statuses {sorted(set(a[0] for a in answers))}")
@@ -257,7 +258,7 @@ def database_failing(replicas, flickr, db):
     slow = [a for a in answers if a[0] != 200 or a[3] > 1.0 + 3]
     check("every request a 200 within cluster.timeoutSeconds (plus 3 s for its own work) while it stops", not slow and len(answers) >= 60,
           f"{len(answers)} requests, {len(slow)} bad: {[(a[0], round(a[3], 2)) for a in slow[:5]]}")
-    operations = ["connect", "budget", "claim", "publish", "fail", "reject_key", "cleanup"]
+    operations = ["connect", "budget", "share", "share_return", "claim", "publish", "read", "publish_looks", "fail", "reject_key", "cleanup"]
     errors = {op: sum(r.metric(f'backdrop_cluster_database_errors_total{{operation="{op}"}}') or 0 for r in replicas) for op in operations}
     check("/metrics counts the database errors: every replica's failed queries, and its failed tries to reach it again",
           sum(errors.values()) >= 3 and errors["connect"] >= 1, str({op: int(n) for op, n in errors.items() if n}))
@@ -433,7 +434,7 @@ def shared_commons(binary, flickr, db, work):
                 for i in range(3)]
     try:
         names = cells("u0c", 5)
-        before = flickr.stats()["commons_searches"]
+        before, looks_before = flickr.stats()["commons_searches"], flickr.stats()["commons_looks"]
         answers = fetch_all([f"{replicas[i % 3].base}/background?cell={names[i % 5]}&{SIZE}" for i in range(60)], workers=30)
         searches = flickr.stats()["commons_searches"] - before
         by_cell = {}
@@ -446,6 +447,49 @@ def shared_commons(binary, flickr, db, work):
               searches == 5, f"{searches} searches")
         check("every replica serves each cell the same Commons photo", all(len(photos) == 1 for photos in by_cell.values()),
               "; ".join(f"{c}: {sorted(p)}" for c, p in by_cell.items() if len(p) != 1)[:300])
+        # The looks come after the answers (issue 58, part 1): the replica that searched publishes them, replacing results
+        # that waited for them, once per cell; the rows say so, with a window from which they count.
+        looked = "SELECT count(*) FROM backdrop_cells WHERE cell LIKE 'commons/%' AND result->>'looksPending' = 'false'"
+        published = router_flood.wait_until(lambda: db.psql(looked) == "5", 60)
+        counted = db.psql("SELECT count(*) FROM backdrop_cells, jsonb_array_elements(result->'candidates') c WHERE cell LIKE 'commons/%' "
+                          "AND c->'facts' ? 'look' AND (c->'facts'->>'lookFrom')::bigint > 0")
+        fetched = flickr.stats()["commons_looks"] - looks_before
+        check("each cell's looks came after its answers, fetched by one replica and published once, with the window they count from",
+              published and int(counted or 0) >= 5 and fetched == int(counted or 0),
+              f"cells with looks {db.psql(looked)}, candidates with looks {counted}, thumbnails fetched {fetched}")
+    finally:
+        for replica in replicas:
+            replica.stop()
+
+
+def client_shares(binary, flickr, db, work):
+    print("(g) a client's share of new cells, reserved in the database: through two replicas at once, no more than its tenth")
+    base = f"http://localhost:{flickr.port}"
+    settings = {"commons": {"endpoint": f"{base}/w/api.php", "extraImageHosts": ["localhost"], "callsPerHour": 20,
+                            "userAgent": "Backdrop cluster check (ops@example.org)"}}
+    environment = {"BACKDROP_PHOTO_SOURCES": "commons,stock", "BACKDROP_TRUSTED_PROXIES": "127.0.0.1"}
+    replicas = [Replica(binary, flickr, db.url, work, f"shares-{i}", api_key="", settings=settings, environment=environment).start()
+                for i in range(2)]
+    try:
+        def ask(replica, cell, client):
+            return get(f"{replica.base}/background?cell={cell}&{SIZE}", headers={"X-Real-IP": client})
+        names = cells("u0f", 16)
+        before = flickr.stats()["commons_searches"]
+        burst = []
+        threads = [threading.Thread(target=lambda i=i: burst.append(ask(replicas[i % 2], names[i], "203.0.113.7"))) for i in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        searched = flickr.stats()["commons_searches"] - before
+        check("12 new cells at once from one client through two replicas: all answered, 2 searched (a tenth of 20 calls)",
+              len(burst) == 12 and all(a[0] == 200 for a in burst) and searched == 2, f"{len(burst)} answers, {searched} searches")
+        ask(replicas[1], names[12], "203.0.113.99")
+        neighbour = flickr.stats()["commons_searches"] - before
+        ask(replicas[0], names[13], "198.51.100.7")
+        other = flickr.stats()["commons_searches"] - before
+        check("a neighbour in the same /24 is the same client; another network's new cell is still searched",
+              neighbour == 2 and other == 3, f"searches {neighbour} then {other}")
     finally:
         for replica in replicas:
             replica.stop()
@@ -468,7 +512,7 @@ def main():
             for part, args in [(shared_searches, (replicas, flickr)), (nginx_routing, (replicas, work)),
                                (shared_budget, (binary, flickr, db, work)), (database_failing, (replicas, flickr, db)),
                                (takeover_at_defaults, (binary, flickr, db, work)), (shared_discoveries, (binary, flickr, db, work)),
-                               (shared_commons, (binary, flickr, db, work))]:
+                               (shared_commons, (binary, flickr, db, work)), (client_shares, (binary, flickr, db, work))]:
                 if part is not nginx_routing:  # each other part counts searches per cell-window (or calls per hour)
                     clear_of_window_end(PART_SECONDS)
                 run_part(part, *args)

@@ -31,7 +31,7 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "requests": 0, "tracing_headers": []}
+COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "commons_looks": 0, "requests": 0, "tracing_headers": []}
 TRACING_HEADERS = ("traceparent", "tracestate", "baggage")
 LOCK = threading.Lock()
 ANSWERING = threading.Event()
@@ -131,11 +131,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode(), "application/json")
         elif url.path.startswith("/wikipedia/"):
             width = url.path.rsplit("/", 1)[-1].split("px-")[0] if "/thumb/" in url.path else "960"
-            if width not in ("960", "1280", "1920"):
+            if width not in ("20", "40", "60", "120", "250", "330", "500", "960", "1280", "1920", "3840"):
                 self.send(400, b"Error: use one of the standard thumbnail sizes", "text/plain")
                 return
             with LOCK:
-                COUNTS["commons_downloads"] += 1
+                COUNTS["commons_looks" if width == "120" else "commons_downloads"] += 1
             self.send(200, PHOTOS[int(url.path.split("/")[-2 if "/thumb/" not in url.path else -3]) % len(PHOTOS)], "image/jpeg")
         elif url.path.startswith("/img/"):
             with LOCK:

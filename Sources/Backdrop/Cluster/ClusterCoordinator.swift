@@ -33,6 +33,13 @@ protocol CellSharing: Sendable {
     /// answer).
     func publishLooks(_ results: Data, for key: CellWindow) async -> Data?
 
+    /// Takes one call from the share the cluster keeps under `name` (a client's: ``SearchShares``), at most `perHour` in
+    /// the last hour; nil when there is no cluster or it cannot answer (the replica counts the share itself).
+    func takeShare(_ name: String, perHour: Int) async -> Bool?
+
+    /// Gives back the latest call taken from the share `name`.
+    func returnShare(_ name: String) async
+
     /// Shares that the search of `key` failed, so that the others back off for `backoff` seconds too.
     func publishFailure(for key: CellWindow, backoff: Double) async
 

@@ -16,7 +16,8 @@ import PostgresNIO
 ///   the stored one, so that every replica serves the same photo.
 /// - `backdrop_fail(key, cell, window, holder, backoff)`, `backdrop_reject_key(key, seconds)`: what a replica learned.
 ///
-/// Two plain statements read a published result and add the looks that came after it (``CellResults``).
+/// Plain statements read a published result and add the looks that came after it (``CellResults``), and give back a
+/// call reserved and not made (``SearchShares``: a client's share is a budget of its own, `share/…`).
 enum ClusterSchema {
     static let version = 1
 
@@ -150,6 +151,12 @@ enum ClusterSchema {
     /// Deletes budget slots older than any hour that counts.
     static let cleanupCalls = "DELETE FROM backdrop_calls WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60) - 61"
 
+    /// Deletes the rows of budgets (clients' shares among them) with no call counted and no rejection running.
+    static let cleanupKeys = """
+        DELETE FROM backdrop_keys k WHERE (rejected_until IS NULL OR rejected_until < clock_timestamp())
+            AND NOT EXISTS (SELECT 1 FROM backdrop_calls c WHERE c.key_hash = k.key_hash)
+        """
+
     /// Deletes the cell-windows of windows before `window`.
     static func deleteCells(before window: Int64) -> PostgresQuery {
         "DELETE FROM backdrop_cells WHERE window_index < \(window)"
@@ -165,6 +172,14 @@ enum ClusterSchema {
 
     static func publish(key: String, _ cell: CellWindow, result: String) -> PostgresQuery {
         "SELECT backdrop_publish(\(key), \(cell.cell), \(cell.window), \(result)::jsonb)"
+    }
+
+    /// Gives back the latest call counted under `key` (a reservation no call used).
+    static func returnCall(key: String) -> PostgresQuery {
+        """
+        UPDATE backdrop_calls SET calls = calls - 1 WHERE key_hash = \(key) AND minute = (
+            SELECT max(minute) FROM backdrop_calls WHERE key_hash = \(key) AND calls > 0)
+        """
     }
 
     /// The cell-window's published result, if any.

@@ -29,6 +29,10 @@ struct LocalCoordinator: ClusterCoordinator, CellSharing {
 
     func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { nil }
 
+    func takeShare(_ name: String, perHour: Int) async -> Bool? { nil }
+
+    func returnShare(_ name: String) async {}
+
     func publishFailure(for key: CellWindow, backoff: Double) async {}
 
     func publishKeyRejected(retryAfter: Double) async {}

@@ -125,6 +125,24 @@ struct PostgresSharing: CellSharing {
         return await self.read(key)
     }
 
+    func takeShare(_ name: String, perHour: Int) async -> Bool? {
+        let query = ClusterSchema.takeCall(key: self.shareHash(name), perHour: Int32(clamping: perHour))
+        let logger = self.logger
+        return await self.query("share") { try await $0.query(query, logger: logger).firstRow().decode(Int.self) >= 0 }
+    }
+
+    func returnShare(_ name: String) async {
+        let query = ClusterSchema.returnCall(key: self.shareHash(name))
+        let logger = self.logger
+        _ = await self.query("share_return") {
+            try await $0.query(query, logger: logger)
+            return true
+        }
+    }
+
+    /// The share `name` as the database knows it: within this budget (a key of its own), hashed.
+    private func shareHash(_ name: String) -> String { String(StableHash.of(self.coordinator.keyHash + "/" + name), radix: 16) }
+
     func publishFailure(for key: CellWindow, backoff: Double) async {
         let query = ClusterSchema.fail(key: self.coordinator.keyHash, key, holder: self.coordinator.holder, backoff: backoff)
         let logger = self.logger

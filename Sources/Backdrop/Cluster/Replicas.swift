@@ -80,6 +80,7 @@ struct ClusterUpkeep: Service {
                 _ = await database.query("cleanup", within: database.timeout) { connection in
                     try await connection.query(ClusterSchema.deleteCells(before: window), logger: logger)
                     try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.cleanupCalls), logger: logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: ClusterSchema.cleanupKeys), logger: logger)
                     return true
                 }
             }

@@ -36,7 +36,8 @@ extension NearbyPhotoSource {
     /// or this replica's own search with the looks already known (``CandidateLooks/known(_:previous:)``), shared with the
     /// others (whose results win if one published first, so that every replica ranks the same). The looks not yet known
     /// are fetched after the answer (``LateLooks``) by the replica that searched. A search's calls are charged to
-    /// `client`'s share; with the share spent, throws ``SearchShares/Spent``.
+    /// `client`'s share, one call reserved before the claim (given back when none was made); with the share spent, throws
+    /// ``SearchShares/Spent``.
     func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> CellResults {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         if let held = await self.results.cached(key), held.looksPending, await self.state.reread(key, in: window.index) {
@@ -52,20 +53,32 @@ extension NearbyPhotoSource {
                 searched.note()  // this replica's own: if its looks had not come, they are fetched again
                 return results
             }
-            guard await self.shares.mayStart(client) else { throw SearchShares.Spent() }
-            let results = try await self.shared.results(
-                key,
-                read: CellResults.read,
-                encode: \.json,
-                isKeyRejection: self.search.isKeyRejection,
-                onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
-                search: { shared in
-                    let found = try await self.search.search(cell, shared: ChargedSharing(inner: shared, shares: self.shares, client: client))
-                    searched.note()
-                    let (candidates, pending) = await self.looks.known(found, previous: await self.previousResults(key, window: window))
-                    return CellResults(candidates: candidates, looksPending: pending)
-                }
-            )
+            let sharing = self.shared.coordinator.sharing()
+            guard let reservation = await self.shares.reserve(client, through: sharing) else { throw SearchShares.Spent() }
+            let search = { @Sendable () async throws -> CellResults in
+                try await self.shared.results(
+                    key,
+                    read: CellResults.read,
+                    encode: \.json,
+                    isKeyRejection: self.search.isKeyRejection,
+                    onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
+                    search: { shared in
+                        let charged = ChargedSharing(inner: shared, shares: self.shares, reservation: reservation)
+                        let found = try await self.search.search(cell, shared: charged)
+                        searched.note()
+                        let (candidates, pending) = await self.looks.known(found, previous: await self.previousResults(key, window: window))
+                        return CellResults(candidates: candidates, looksPending: pending)
+                    }
+                )
+            }
+            let results: CellResults
+            do {
+                results = try await search()
+            } catch {
+                await self.shares.settle(reservation, through: sharing)  // given back if no call was made
+                throw error
+            }
+            await self.shares.settle(reservation, through: sharing)
             await store?.storeResults(results.json, cell: key.cell, window: key.window)
             return results
         }

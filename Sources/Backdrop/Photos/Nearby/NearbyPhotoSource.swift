@@ -51,7 +51,7 @@ struct NearbyPhotoSource: Sendable {
         self.shared = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
         self.context = context
         self.state = SearchState(clock: context.clock)
-        self.shares = SearchShares(callsPerHour: callsPerHour, clock: context.clock)
+        self.shares = SearchShares(budget: search.name, callsPerHour: callsPerHour, clock: context.clock)
         self.choices = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
         self.results = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
     }

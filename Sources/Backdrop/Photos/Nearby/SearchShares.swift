@@ -1,56 +1,106 @@
 import Foundation
+import Synchronization
 
-/// Each client's share of a source's calls for new cells: a client whose searches took ``perClient`` calls within its
-/// hour starts no new search until that hour has passed, so that one client asking for cell after cell (a scan of the
-/// open sea, 200 new cells an hour against Commons' 600 calls) cannot spend the budget every other client's new cells
-/// need. Its new cells get the next source in line, or stock; cells already searched, by anyone, cost nothing and are
-/// never refused. Clients are told apart as the render queue tells them (an IPv6 client is its /64); a request with no
-/// peer address (none reaches a server from a socket) is not counted.
-actor SearchShares {
+/// Each client's share of a source's calls for new cells, so that one client asking for cell after cell (a scan of the
+/// open sea) cannot spend the budget every other client's new cells need. Its new cells get the next source in line, or
+/// stock; cells already searched, by anyone, cost nothing and are never refused.
+///
+/// - *Small:* a client's share is a tenth of the source's hourly budget (``fraction``), at least one call.
+/// - *A client is a network:* IPv4 by /24 and IPv6 by /48 (``network(_:)``), so that one host's neighbouring addresses
+///   are one client; coarser when `server.clientPrefixIPv4`/`IPv6` already cut wider. A request with no peer address
+///   (none reaches a server from a socket) is not counted.
+/// - *Reserved before the call, atomically:* a search reserves one call of the share before it claims the cell, and the
+///   reservation is given back when no call was made (another replica's results, a failure before the call), so a burst
+///   of concurrent new cells takes no more than the share.
+/// - *Beside the budget:* kept in the cluster database when there is one (the share of all replicas together, in the
+///   budget's minute slots: ``CellSharing/takeShare(_:perHour:)``), else, or while the database cannot answer, in this
+///   replica (``LocalShares``).
+/// - *Over a sliding hour:* the calls of the last 61 minutes, counted by the minute, as the budget's.
+struct SearchShares: Sendable {
     /// The share is spent: the line asks the next source (never an error, never a failure shared with the cell).
     struct Spent: Error {}
 
-    /// Calls one client's searches may take in an hour: half of the source's budget.
+    /// One reserved call: made (``used()``) by the search's first granted call, else given back.
+    final class Reservation: Sendable {
+        let network: String?
+        let local: Bool
+        private let calls = Mutex(0)
+
+        init(network: String?, local: Bool) {
+            self.network = network
+            self.local = local
+        }
+
+        /// Counts a granted call; true for the first (the reserved one).
+        func used() -> Bool {
+            self.calls.withLock { calls in
+                calls += 1
+                return calls == 1
+            }
+        }
+
+        var made: Bool { self.calls.withLock { $0 > 0 } }
+    }
+
+    static let fraction = 10
+    /// Calls one client's searches may take in an hour.
     let perClient: Int
-    private let clock: any WallClock
-    private var used = [RenderClient: (since: Date, calls: Int)]()
+    /// The budget's name: the shares' names in the cluster start with it.
+    let budget: String
+    let local: LocalShares
 
-    init(callsPerHour: Int, clock: any WallClock) {
-        self.perClient = max(1, callsPerHour / 2)
-        self.clock = clock
+    init(budget: String, callsPerHour: Int, clock: any WallClock) {
+        self.perClient = max(1, callsPerHour / Self.fraction)
+        self.budget = budget
+        self.local = LocalShares(clock: clock)
     }
 
-    /// Whether `client` may start a search now.
-    func mayStart(_ client: RenderClient) -> Bool {
-        guard client != .unknown, let entry = self.current(client) else { return true }
-        return entry.calls < self.perClient
+    /// A call reserved from `client`'s share through `sharing`, or nil when the share is spent.
+    func reserve(_ client: RenderClient, through sharing: any CellSharing) async -> Reservation? {
+        guard let network = Self.network(client) else { return Reservation(network: nil, local: true) }
+        if let granted = await sharing.takeShare(self.name(network), perHour: self.perClient) {
+            return granted ? Reservation(network: network, local: false) : nil
+        }
+        return await self.local.take(network, perHour: self.perClient) ? Reservation(network: network, local: true) : nil
     }
 
-    /// Counts one call a search of `client`'s took.
-    func charge(_ client: RenderClient) {
-        guard client != .unknown else { return }
-        let now = self.clock.now()
-        if self.used.count > 4096 { self.used = self.used.filter { now.timeIntervalSince($0.value.since) < 3600 } }
-        let entry = self.current(client) ?? (now, 0)
-        self.used[client] = (entry.since, entry.calls + 1)
+    /// Gives `reservation` back when the search made no call.
+    func settle(_ reservation: Reservation, through sharing: any CellSharing) async {
+        guard !reservation.made, let network = reservation.network else { return }
+        if reservation.local { await self.local.giveBack(network) } else { await sharing.returnShare(self.name(network)) }
     }
 
-    /// The client's count for the hour that began with its first counted call, if that hour is still running.
-    private func current(_ client: RenderClient) -> (since: Date, calls: Int)? {
-        guard let entry = self.used[client], self.clock.now().timeIntervalSince(entry.since) < 3600 else { return nil }
-        return entry
+    /// A call beyond the reserved one (a search of several pages): counted, never refused.
+    func charge(_ reservation: Reservation, through sharing: any CellSharing) async {
+        guard let network = reservation.network else { return }
+        if reservation.local {
+            await self.local.count(network)
+        } else {
+            _ = await sharing.takeShare(self.name(network), perHour: Int.max / 2)
+        }
+    }
+
+    private func name(_ network: String) -> String { "share/\(self.budget)/\(network)" }
+
+    /// The network a client's share is counted for: its IPv4 /24 or IPv6 /48; nil for a request with no address.
+    static func network(_ client: RenderClient) -> String? {
+        guard client != .unknown else { return nil }
+        let address = client.name.split(separator: "/").first.map(String.init) ?? client.name
+        guard let bytes = IPRange.bytes(address) else { return client.name }
+        return IPRange.text(bytes, prefix: bytes.count == 4 ? 24 : 48)
     }
 }
 
-/// A request's sharing with the other replicas, each call it is granted charged to its client's share.
+/// A request's sharing with the other replicas, each call it is granted charged to its client's share: the first to
+/// the call reserved before the search.
 struct ChargedSharing: CellSharing {
     let inner: any CellSharing
     let shares: SearchShares
-    let client: RenderClient
+    let reservation: SearchShares.Reservation
 
     func takeCall() async -> Bool {
         let granted = await self.inner.takeCall()
-        if granted { await self.shares.charge(self.client) }
+        if granted, !self.reservation.used() { await self.shares.charge(self.reservation, through: self.inner) }
         return granted
     }
 
@@ -60,4 +110,6 @@ struct ChargedSharing: CellSharing {
     func publishLooks(_ results: Data, for key: CellWindow) async -> Data? { await self.inner.publishLooks(results, for: key) }
     func publishFailure(for key: CellWindow, backoff: Double) async { await self.inner.publishFailure(for: key, backoff: backoff) }
     func publishKeyRejected(retryAfter: Double) async { await self.inner.publishKeyRejected(retryAfter: retryAfter) }
+    func takeShare(_ name: String, perHour: Int) async -> Bool? { await self.inner.takeShare(name, perHour: perHour) }
+    func returnShare(_ name: String) async { await self.inner.returnShare(name) }
 }
