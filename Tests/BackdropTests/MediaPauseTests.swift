@@ -34,6 +34,38 @@ struct MediaPauseTests {
         }
     }
 
+    /// The media hosts' hourly budget (`commons.mediaPerHour`, 2 here): the first new place's photo and its file's thumbnail
+    /// (for its look, after or beside the answer) take it; the next new place's photo (the same file, its look known) is
+    /// refused before it is asked (stock, no photo marked unusable), and asked once the budget refills.
+    @Test func theHoursMediaBudgetSpentAsksNothingAndMarksNoPhotoUnusable() async throws {
+        let clock = MovableClock(HTTPTests.epoch)
+        try await StandInCommons.run({ commons in
+            [.json(commons.searchJSON([StandInCommons.File(pageid: 7)])), .json(commons.searchJSON([StandInCommons.File(pageid: 8)]))]
+        }) { commons in
+            let lateLooks = LateLooks()
+            let settings = CommonsTests.settings(commons) { $0.commons.mediaPerHour = 2 }
+            let app = try await buildApplication(settings, clock: clock, lateLooks: lateLooks)
+            try await app.test(.router) { client in
+                func ask(_ place: String) async throws -> String? {
+                    let (answer, json) = try await CommonsTests.json(client, "\(place)&width=64&height=64")
+                    #expect(answer.status == .ok)
+                    return json["source"] as? String
+                }
+                let first = try await ask(CommonsTests.paris)
+                await lateLooks.settled()
+                #expect(first == "commons" && commons.downloads.count == 1 && commons.looks.count == 1)
+                let second = try await ask("lat=40.4168&lon=-3.7038")
+                await lateLooks.settled()
+                #expect(second == "stock" && commons.downloads.count == 1 && commons.looks.count == 1, "spent: nothing asked")
+                clock.advance(3600)
+                let third = try await ask("lat=40.4168&lon=-3.7038&dpr=2")
+                #expect(third == "commons" && commons.downloads.count == 2, "refilled: the same photo, never marked unusable")
+            }
+        }
+        #expect(try Settings.parse(Data(#"{"commons": {"mediaPerHour": 20000}}"#.utf8)).commons.mediaPerHour == 20000)
+        #expect(throws: (any Error).self) { try Settings.parse(Data(#"{"commons": {"mediaPerHour": 0}}"#.utf8)) }
+    }
+
     /// Three new places at once, 20 files each whose thumbnails answer after 100 ms: never more than 2 media requests in
     /// flight (8 a search before), and every place still served from Commons.
     @Test func neverMoreThanTwoMediaRequestsInFlightWhoeverAsks() async throws {

@@ -17,7 +17,8 @@ extension NearbyPhotoSource {
             timeout: commons.totalTimeout,
             userAgent: commons.headerValue,
             pauses: MediaHostPauses(clock: context.clock),
-            limiter: MediaLimiter(limit: commons.mediaConcurrency)
+            limiter: MediaLimiter(limit: commons.mediaConcurrency),
+            budget: replicas.coordinator(budget: "media/commons", source: "commons_media", callsPerHour: commons.mediaPerHour)
         )
         let search = CommonsSearch(
             // 16 MiB: an answer of a hundred files with one odd file of megabytes (a pasted credit) is still read, and

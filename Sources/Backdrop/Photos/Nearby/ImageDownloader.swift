@@ -16,6 +16,8 @@ struct ImageDownloader: ImageDownloading {
     let limiter: MediaLimiter
     /// Whose downloads these are: a request's, or the work after answers (thumbnails for looks).
     let lane: MediaLimiter.Lane
+    /// The media hosts' hourly budget, shared with every downloader of the source (and every replica); nil: none.
+    let budget: (any ClusterCoordinator)?
     let maxRedirects = 3
 
     package init(
@@ -26,7 +28,8 @@ struct ImageDownloader: ImageDownloading {
         userAgent: String = "Backdrop/\(Backdrop.version)",
         pauses: MediaHostPauses = MediaHostPauses(),
         limiter: MediaLimiter = MediaLimiter(limit: 8),
-        lane: MediaLimiter.Lane = .answer
+        lane: MediaLimiter.Lane = .answer,
+        budget: (any ClusterCoordinator)? = nil
     ) {
         self.http = http
         self.policy = policy
@@ -36,6 +39,7 @@ struct ImageDownloader: ImageDownloading {
         self.pauses = pauses
         self.limiter = limiter
         self.lane = lane
+        self.budget = budget
     }
 
     /// The same downloader with a cap of `bytes`, in `lane` (thumbnails: ``CandidateLooks/maxBytes``, the background).
@@ -48,12 +52,16 @@ struct ImageDownloader: ImageDownloading {
             userAgent: self.userAgent,
             pauses: self.pauses,
             limiter: self.limiter,
-            lane: lane
+            lane: lane,
+            budget: self.budget
         )
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
     package func download(_ address: String) async throws -> [UInt8] {
+        if let budget = self.budget, await !budget.sharing().takeCall() {
+            throw DownloadError(.throttled, "the hour's budget of media requests is spent")  // not the photo's fault
+        }
         do {
             // The wait for a place among the source's requests in flight counts against the deadline too.
             return try await withDeadline(self.timeout) { try await self.limiter.run(self.lane) { try await self.fetch(address) } }

@@ -27,6 +27,9 @@ extension Settings {
         /// Requests in flight to Wikimedia's media hosts (`upload.wikimedia.org`, `thumb.wikimedia.org`) together, photos
         /// and thumbnails alike: 2, as Wikimedia's robot policy asks.
         package var mediaConcurrency = 2
+        /// Requests to Wikimedia's media hosts an hour, photos and thumbnails alike, shared by every replica as
+        /// `callsPerHour` is: about five a second, what two connections within Wikimedia's 25 Mbps carry of thumbnails.
+        package var mediaPerHour = 20000
 
         package init() {}
 
@@ -68,5 +71,6 @@ extension Settings.Commons: SettingsSection {
         self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
         self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 0...4096)
         self.mediaConcurrency = try section.int("mediaConcurrency", default: self.mediaConcurrency, in: 1...16)
+        self.mediaPerHour = try section.int("mediaPerHour", default: self.mediaPerHour, in: 1...360_000)
     }
 }
