@@ -6,15 +6,12 @@ import Foundation
 /// (``RankingCandidate/lookFrom``): the first window to start at least ``lookMargin`` after they were published. So a
 /// window ranked before the looks came (its photo already shown) never changes, and every replica ranks each window
 /// alike: one that holds results still waiting for looks reads them again from the cluster before ranking a later window
-/// (``readIn``), and a replica whose clock is within ``lookMargin`` of the publisher's cannot rank a window from which
+/// (``SearchState/reread(_:in:)``), and a replica whose clock is within ``lookMargin`` of the publisher's cannot rank a window from which
 /// the looks count before they were published.
 struct CellResults: Sendable, Codable, Equatable {
     var candidates: [CandidatePhoto]
     /// Whether some candidate that can take a turn still waits for its look.
     var looksPending: Bool
-    /// The window in which this copy was last read from the cluster (not shared): a copy waiting for looks is read again
-    /// before a later window is ranked.
-    var readIn = Int64.min
 
     /// How much later than their publication looks may count: more than any two replicas' clocks differ.
     static let lookMargin: TimeInterval = 60
