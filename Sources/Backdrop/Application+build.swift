@@ -97,7 +97,7 @@ extension PhotoSupply {
             maxStale: settings.cache.maxStale,
             cellCacheEntries: settings.photos.cellCacheEntries,
             keepOut: KeptOut(extra: settings.photos.keepOut),
-            resolve: resolve,
+            resolve: HostAddresses(lookup: resolve, clock: clock).resolve,
             lateLooks: lateLooks
         )
         self.init(settings.photos, flickr: settings.flickr, commons: settings.commons, stock: stock, replicas: replicas, context: context)

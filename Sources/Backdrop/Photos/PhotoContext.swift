@@ -4,9 +4,9 @@ import Logging
 /// What every source in the photo line shares, handed to each whole: the clock, the log and the metrics, the photo
 /// store (on the disk cache, when there is one), the operator's denylist (`photos.deny`), how old a stored photo may be
 /// to stand in while its source fails (`cache.maxStaleHours`), how many cells' search results each source keeps in
-/// memory (`photos.cellCacheEntries`), what is never shown (``KeptOut``, with `photos.keepOut`), and how image hosts'
-/// names are resolved (the system's resolver; tests name their own, since no name outside loopback resolves there), and
-/// the one queue of work after answers (``LateLooks``).
+/// memory (`photos.cellCacheEntries`), what is never shown (``KeptOut``, with `photos.keepOut`), how image hosts' names
+/// are resolved (the system's resolver, its answers kept a minute by ``HostAddresses``; tests name their own, since no
+/// name outside loopback resolves there), and the one queue of work after answers (``LateLooks``).
 struct PhotoContext: Sendable {
     let clock: any WallClock
     let logger: Logger

@@ -18,6 +18,7 @@ extension NearbyPhotoSource {
             userAgent: commons.headerValue,
             pauses: MediaHostPauses(clock: context.clock),
             limiter: MediaLimiter(limit: commons.mediaConcurrency),
+            rate: MediaByteRate(megabitsPerSecond: commons.mediaMbps),
             budget: replicas.coordinator(budget: "media/commons", source: "commons_media", callsPerHour: commons.mediaPerHour)
         )
         let search = CommonsSearch(

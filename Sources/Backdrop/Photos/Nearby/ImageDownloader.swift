@@ -14,6 +14,8 @@ struct ImageDownloader: ImageDownloading {
     let pauses: MediaHostPauses
     /// The requests in flight to the source's media hosts, shared with every downloader of the source.
     let limiter: MediaLimiter
+    /// The bytes a second the source's media hosts are read at, shared with every downloader of the source; nil: any.
+    let rate: MediaByteRate?
     /// Whose downloads these are: a request's, or the work after answers (thumbnails for looks).
     let lane: MediaLimiter.Lane
     /// The media hosts' hourly budget, shared with every downloader of the source (and every replica); nil: none.
@@ -28,6 +30,7 @@ struct ImageDownloader: ImageDownloading {
         userAgent: String = "Backdrop/\(Backdrop.version)",
         pauses: MediaHostPauses = MediaHostPauses(),
         limiter: MediaLimiter = MediaLimiter(limit: 8),
+        rate: MediaByteRate? = nil,
         lane: MediaLimiter.Lane = .answer,
         budget: (any ClusterCoordinator)? = nil
     ) {
@@ -38,6 +41,7 @@ struct ImageDownloader: ImageDownloading {
         self.userAgent = userAgent
         self.pauses = pauses
         self.limiter = limiter
+        self.rate = rate
         self.lane = lane
         self.budget = budget
     }
@@ -52,6 +56,7 @@ struct ImageDownloader: ImageDownloading {
             userAgent: self.userAgent,
             pauses: self.pauses,
             limiter: self.limiter,
+            rate: self.rate,
             lane: lane,
             budget: self.budget
         )
@@ -114,6 +119,7 @@ struct ImageDownloader: ImageDownloading {
                         throw DownloadError(.unacceptable, "image is over the cap of \(self.maxBytes) bytes")
                     }
                     bytes.append(contentsOf: chunk.readableBytesView)
+                    try await self.rate?.spend(chunk.readableBytes)
                 }
             } catch let error as DownloadError {
                 throw error

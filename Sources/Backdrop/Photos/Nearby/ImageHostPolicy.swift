@@ -78,9 +78,17 @@ struct ImageHostPolicy: Sendable {
         return !blocked.contains { network, bits in a >> (32 - bits) == network >> (32 - bits) }
     }
 
-    /// Every address `host` resolves to, looked up off the event loops.
+    /// Two threads for the system's resolver alone: a slow DNS server holds neither the event loops nor the shared
+    /// blocking pool (``NIOThreadPool/singleton``, where files are read). Started once, like that pool, for the process.
+    private static let resolverThreads: NIOThreadPool = {
+        let threads = NIOThreadPool(numberOfThreads: 2)
+        threads.start()
+        return threads
+    }()
+
+    /// Every address `host` resolves to, looked up on the resolver's own threads.
     static func systemResolve(_ host: String) async -> [String] {
-        (try? await NIOThreadPool.singleton.runIfActive { () -> [String] in
+        (try? await Self.resolverThreads.runIfActive { () -> [String] in
             var hints = addrinfo()
             #if canImport(Glibc)
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -30,6 +30,8 @@ extension Settings {
         /// Requests to Wikimedia's media hosts an hour, photos and thumbnails alike, shared by every replica as
         /// `callsPerHour` is: about five a second, what two connections within Wikimedia's 25 Mbps carry of thumbnails.
         package var mediaPerHour = 20000
+        /// Megabits a second read from Wikimedia's media hosts, by every download together: 25, Wikimedia's figure.
+        package var mediaMbps = 25
 
         package init() {}
 
@@ -72,5 +74,6 @@ extension Settings.Commons: SettingsSection {
         self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 0...4096)
         self.mediaConcurrency = try section.int("mediaConcurrency", default: self.mediaConcurrency, in: 1...16)
         self.mediaPerHour = try section.int("mediaPerHour", default: self.mediaPerHour, in: 1...360_000)
+        self.mediaMbps = try section.int("mediaMbps", default: self.mediaMbps, in: 1...10_000)
     }
 }
