@@ -13,10 +13,7 @@ extension NearbyPhotoSource {
     /// first window that starts at least ``CellResults/lookMargin`` later; published to the cluster (the first replica's
     /// looks win), kept in memory and on disk.
     func addLooks(_ key: CellWindow, windowSeconds: Int) async {
-        let store = self.context.store
-        var held = await self.results.cached(key)
-        if held == nil, let stored = await store?.storedResults(cell: key.cell, window: key.window) { held = CellResults.read(stored) }
-        guard var results = held, results.looksPending else { return }
+        guard var results = await self.heldResults(key), results.looksPending else { return }
         let looks = await self.looks.missing(results.candidates)
         let from = CellResults.looksCount(from: self.context.clock.now(), windowSeconds: windowSeconds)
         for (index, look) in looks {
@@ -28,17 +25,21 @@ extension NearbyPhotoSource {
             results = shared
         }
         await self.results.insert(results, for: key)
-        await store?.storeResults(results.json, cell: key.cell, window: key.window)
+        await self.context.store?.storeResults(results.json, cell: key.cell, window: key.window)
     }
 
     /// The cell's results of the period before `key`'s (in memory, else on disk), whose looks a search keeps: a photo's
     /// look does not change.
     func previousResults(_ key: CellWindow, window: TimeWindow) async -> [CandidatePhoto] {
         let windows = Int64(max(1, self.search.resultsSeconds / window.seconds))
-        let previous = CellWindow(cell: key.cell, window: key.window - windows)
-        if let held = await self.results.cached(previous) { return held.candidates }
-        guard let stored = await self.context.store?.storedResults(cell: previous.cell, window: previous.window) else { return [] }
-        return CellResults.read(stored)?.candidates ?? []
+        return await self.heldResults(CellWindow(cell: key.cell, window: key.window - windows))?.candidates ?? []
+    }
+
+    /// The results held under `key`: in memory, else on disk.
+    private func heldResults(_ key: CellWindow) async -> CellResults? {
+        if let held = await self.results.cached(key) { return held }
+        guard let stored = await self.context.store?.storedResults(cell: key.cell, window: key.window) else { return nil }
+        return CellResults.read(stored)
     }
 }
 
