@@ -12,12 +12,20 @@ baggage header one carried.
 GET /control?hang=1 makes searches hang (until /control?hang=0, or 60 s), as a Flickr that stopped answering would.
 GET /control?mode=failing|empty|rejected|normal makes searches answer Flickr's code 105 (service unavailable), no
 results, or code 100 (invalid API key), as Flickr does, until mode=normal.
+
+As far away as the real one (for Benchmarks/new_place.py), from the environment: STANDIN_RTT_MS, a round trip paid
+before each answer (and once more for a connection's first request, its handshake); STANDIN_MBPS, megabits a second
+each answer's body is sent at; STANDIN_COMMONS_FILES, files in each Commons answer (3). With Pillow at hand, a Commons
+thumbnail narrower than its photo is the photo made that wide (as Wikimedia's are); without, the photo itself.
+/stats then also gives "media_most" (media requests ever in flight at once) and "events": [time, kind, key, bytes] for
+each Commons call ("search" keyed by its point, "photo" or "look" by the file's point), times from time.time().
 """
 import hashlib
 import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -31,7 +39,33 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "commons_looks": 0, "requests": 0, "tracing_headers": []}
+COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "commons_looks": 0, "requests": 0,
+          "tracing_headers": [], "media_most": 0, "events": []}
+RTT = float(os.environ.get("STANDIN_RTT_MS", "0")) / 1000
+BYTES_PER_SECOND = float(os.environ.get("STANDIN_MBPS", "0")) * 125_000
+COMMONS_FILES = int(os.environ.get("STANDIN_COMMONS_FILES", "3"))
+MEDIA = {"now": 0}
+
+
+def thumbnails():
+    """Each photo at Wikimedia's standard widths below its own, as JPEG bytes: {(index, width): bytes}."""
+    try:
+        import io
+        from PIL import Image
+    except ImportError:
+        return {}
+    made = {}
+    for index, data in enumerate(PHOTOS):
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        for width in (120, 250, 330, 500, 960, 1280, 1920):
+            if width < image.width:
+                out = io.BytesIO()
+                image.resize((width, round(image.height * width / image.width)), Image.LANCZOS).save(out, "JPEG", quality=85)
+                made[(index, width)] = out.getvalue()
+    return made
+
+
+THUMBNAILS = thumbnails() if RTT or BYTES_PER_SECOND else {}
 TRACING_HEADERS = ("traceparent", "tracestate", "baggage")
 LOCK = threading.Lock()
 ANSWERING = threading.Event()
@@ -46,14 +80,31 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def send(self, status, body, content_type):
+        if RTT and not self.path.startswith(("/stats", "/control")):
+            # The request's way there and the answer's way back; a new connection's handshake once more.
+            time.sleep(RTT * (1 if getattr(self, "answered", False) else 2))
+            self.answered = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         try:
-            self.wfile.write(body)
+            if not BYTES_PER_SECOND:
+                self.wfile.write(body)
+                return
+            started = time.monotonic()
+            for offset in range(0, len(body), 16384):
+                self.wfile.write(body[offset:offset + 16384])
+                self.wfile.flush()
+                ahead = started + (offset + 16384) / BYTES_PER_SECOND - time.monotonic()
+                if ahead > 0:
+                    time.sleep(ahead)  # the line's rate
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (or was killed) while we were answering
+
+    def event(self, kind, key, size):
+        with LOCK:
+            COUNTS["events"].append([time.time(), kind, key, size])
 
     def do_GET(self):
         url = urlparse(self.path)
@@ -109,8 +160,10 @@ class Handler(BaseHTTPRequestHandler):
             seed = int(hashlib.sha1(q.get("ggscoord", "").encode()).hexdigest()[:8], 16)
             port = self.server.server_address[1]
             pages = []
-            for n in range(3):
-                pageid = seed % 1000000 * 10 + n
+            for n in range(COMMONS_FILES):
+                pageid = seed % 1000000 * 100 + n
+                # Its photo's own size when thumbnails are made from it; else a camera's, as before.
+                width, height = SIZES[n % len(PHOTOS)] if THUMBNAILS else (4000, 3000)
                 name = f"Stand-in_{pageid}.jpg"
                 base = f"http://localhost:{port}/wikipedia/commons"
                 meta = {"Artist": f'<a href="//commons.wikimedia.org/wiki/User:P{n}">Photographer {n}</a>', "LicenseShortName": "CC BY-SA 4.0",
@@ -123,20 +176,32 @@ class Handler(BaseHTTPRequestHandler):
                 campaign = "?utm_source=commons.wikimedia.org&utm_campaign=imageinfo&utm_content="
                 thumb = lambda step: f"{base}/thumb/{n}/{name}/{step}px-{name}{campaign}thumbnail"  # noqa: E731
                 pages.append({"pageid": pageid, "ns": 6, "title": f"File:{name}", "index": n - 1, "imageinfo": [{
-                    "width": 4000, "height": 3000, "mime": "image/jpeg", "url": f"{base}/{n}/{name}{campaign}original",
-                    "thumburl": thumb(1280), "thumbwidth": 1280, "thumbheight": 960,
+                    "width": width, "height": height, "mime": "image/jpeg", "url": f"{base}/{n}/{name}{campaign}original",
+                    "thumburl": thumb(1280), "thumbwidth": 1280, "thumbheight": round(height * 1280 / width),
                     "responsiveUrls": {"1.5": thumb(1920), "2": thumb(3840)},
                     "descriptionurl": f"https://commons.wikimedia.org/wiki/File:{name}",
                     "extmetadata": {k: {"value": v, "source": "commons-desc-page", "hidden": ""} for k, v in meta.items()}}]})
-            self.send(200, json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode(), "application/json")
+            body = json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode()
+            self.event("search", seed % 1000000, len(body))
+            self.send(200, body, "application/json")
         elif url.path.startswith("/wikipedia/"):
             width = url.path.rsplit("/", 1)[-1].split("px-")[0] if "/thumb/" in url.path else "960"
             if width not in ("20", "40", "60", "120", "250", "330", "500", "960", "1280", "1920", "3840"):
                 self.send(400, b"Error: use one of the standard thumbnail sizes", "text/plain")
                 return
+            index = int(url.path.split("/")[-2 if "/thumb/" not in url.path else -3]) % len(PHOTOS)
+            body = THUMBNAILS.get((index, int(width)), PHOTOS[index])
+            page = url.path.rsplit("/", 1)[-1].split("px-")[-1].removeprefix("Stand-in_").split(".")[0]
+            self.event("look" if width == "120" else "photo", int(page) // 100 if page.isdigit() else -1, len(body))
             with LOCK:
                 COUNTS["commons_looks" if width == "120" else "commons_downloads"] += 1
-            self.send(200, PHOTOS[int(url.path.split("/")[-2 if "/thumb/" not in url.path else -3]) % len(PHOTOS)], "image/jpeg")
+                MEDIA["now"] += 1
+                COUNTS["media_most"] = max(COUNTS["media_most"], MEDIA["now"])
+            try:
+                self.send(200, body, "image/jpeg")
+            finally:
+                with LOCK:
+                    MEDIA["now"] -= 1
         elif url.path.startswith("/img/"):
             with LOCK:
                 COUNTS["downloads"] += 1
