@@ -57,27 +57,31 @@ format:
 # service; BackdropKit (the Swift client, its own package in BackdropKit/) against live services; the placeholders read by the reference decoders; the container's runtime stage (test-container); replicas
 # sharing through PostgreSQL behind nginx (test-cluster); hostile and unlucky clients (early closes, many renders, one
 # client flooding) against the static release binary.
-test: test-deps
-	$(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
-	$(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
-	$(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
-	$(TEST_VENV)/bin/python Tools/make_time_zones.py --check
-	python3 Tools/face_model.py --check
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
-	$(MAKE) --no-print-directory test-sanitized
-	Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
-	$(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(TEST_VENV)/bin/python Tests/backdropkit/run.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(TEST_VENV)/bin/python Tests/legibility/check_legibility.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(TEST_VENV)/bin/python Tests/tracing/check_traces.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
-	$(MAKE) --no-print-directory test-kubernetes
-	$(MAKE) --no-print-directory test-container
-	$(MAKE) --no-print-directory test-cluster
-	python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
-	python3 Tests/cli/unlucky_clients.py .build-static/release/backdrop
+test:
+	@Tools/stage.sh --reset
+	Tools/stage.sh packages $(MAKE) --no-print-directory test-deps
+	Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
+	Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
+	Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
+	Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check
+	Tools/stage.sh "face model" python3 Tools/face_model.py --check
+	Tools/stage.sh "debug build" $(SWIFT) build --build-tests
+	Tools/stage.sh "Swift tests" $(SWIFT) test
+	Tools/stage.sh "sanitized deflate proof" $(MAKE) --no-print-directory test-sanitized
+	Tools/stage.sh "cli" Tests/cli/run.sh "$$($(SWIFT) build --show-bin-path)/backdrop"
+	Tools/stage.sh "browser" $(TEST_VENV)/bin/python Tests/browser/test_demo.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "openapi" $(TEST_VENV)/bin/python Tests/api/test_openapi.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "backdropkit" $(TEST_VENV)/bin/python Tests/backdropkit/run.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "placeholders" $(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "legibility" $(TEST_VENV)/bin/python Tests/legibility/check_legibility.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "tracing" $(TEST_VENV)/bin/python Tests/tracing/check_traces.py "$$($(SWIFT) build --show-bin-path)/backdrop" $(TEST_OUTPUT)
+	Tools/stage.sh "static release build" $(MAKE) --no-print-directory static
+	Tools/stage.sh "kubernetes" $(MAKE) --no-print-directory test-kubernetes
+	Tools/stage.sh "container" $(MAKE) --no-print-directory test-container
+	Tools/stage.sh "cluster" $(MAKE) --no-print-directory test-cluster
+	Tools/stage.sh "hostile clients" python3 Tests/cli/hostile_clients.py .build-static/release/backdrop
+	Tools/stage.sh "unlucky clients" python3 Tests/cli/unlucky_clients.py .build-static/release/backdrop
+	@Tools/stage.sh --table
 
 test-sanitized: deps
 	@mkdir -p .build/sanitized
