@@ -186,7 +186,7 @@ struct LookTests {
             }
             return [.json(commons.searchJSON(files))]
         }) { commons in
-            // The thumbnails' own calls would wait 300 s: only the looks' budget (3 s) ends their wait.
+            // The thumbnails' own calls would wait 300 s: only the looks' idle bound (3 s with none come) ends their wait.
             let settings = CommonsTests.settings(commons) {
                 $0.commons.totalTimeout = .seconds(300)
                 $0.photos.requestDeadline = .seconds(290)
@@ -205,7 +205,7 @@ struct LookTests {
                 }
                 #expect(Set(shown).count == 3, "\(fault): \(shown)")
                 // Each asked once at most: the looks take one of the 2 media places (commons.mediaConcurrency) at most, so
-                // a hanging thumbnail holds it until the looks' budget ends, and the others are never asked.
+                // a hanging thumbnail holds it until the looks' idle bound ends, and the others are never asked.
                 #expect(commons.looks.count == (fault == "hang" ? 1 : 3), "\(fault): \(commons.looks.count) thumbnails asked")
             }
         }

@@ -118,3 +118,37 @@ struct MediaRateTests {
         #expect(asked.withLock { $0 } == ["thumb.wikimedia.org": 1], "three photos tried, one lookup: \(asked.withLock { $0 })")
     }
 }
+
+extension MediaRateTests {
+    /// Looks come after the answer through the background lane's one place: of 48 files whose thumbnails each take
+    /// 100 ms, every one that can take a turn (more than 30) is looked at, one after another past 3 s, where a bound of
+    /// 3 s in all left some without (shown failing with it); a thumbnail that hangs still ends the fetching after 3 s
+    /// with none come (``LookTests``).
+    @Test(.timeLimit(.minutes(2))) func lateLooksTakeWhatTheLaneCarriesNotAFixedThreeSeconds() async throws {
+        let files = (1...48).map { id in
+            var file = StandInCommons.File(pageid: id)
+            (file.look, file.user) = ("slow", "Uploader \(id)")
+            return file
+        }
+        try await StandInCommons.run({ [.json($0.searchJSON(files))] }) { commons in
+            let lateLooks = LateLooks()
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: MovableClock(HTTPTests.epoch), lateLooks: lateLooks)
+            try await app.test(.router) { client in
+                let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
+                #expect(answer.status == .ok && json["source"] as? String == "commons")
+                await lateLooks.settled()
+            }
+            let wanted = CandidateLooks.poolCandidates(try commonsFacts(commons, files)).count
+            #expect(wanted > 30 && commons.looks.count == wanted, "\(commons.looks.count) of \(wanted) thumbnails")
+        }
+    }
+
+    /// The ranking's facts of `files` as the stand-in answers them.
+    private func commonsFacts(_ commons: StandInCommons, _ files: [StandInCommons.File]) throws -> [RankingCandidate] {
+        let found = try CommonsSearchResponse.parse(
+            Array(commons.searchJSON(files).utf8),
+            near: Geohash(latitude: 48.8566, longitude: 2.3522, precision: 5)
+        )
+        return found.map(\.facts)
+    }
+}

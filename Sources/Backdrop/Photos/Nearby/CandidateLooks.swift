@@ -1,12 +1,16 @@
+import Synchronization
+
 /// The looks (``LookHash``) of a search's candidates that can take a turn in a pool, from their sources' thumbnails
 /// (about 100 px, a few kB each), so that the ranking counts copies of one scene by different owners as one photo
 /// (``PhotoRanking/isNearDuplicate(_:_:)``).
 ///
 /// A search takes the looks already known at once (``known(_:previous:)``: hashed before, or kept with the cell's
 /// earlier results, since a photo's look does not change); the rest are fetched after the first answer (``LateLooks``,
-/// ``missing(_:)``), in the media hosts' background lane. Bounded: at most ``limit`` thumbnails, ``parallel`` at a time,
-/// all within ``budget``. A thumbnail that fails, or is not there in time, leaves its candidate without a look: it counts
-/// as a scene of its own, as before looks.
+/// ``missing(_:)``), in the media hosts' background lane. Bounded: at most ``limit`` thumbnails, ``parallel`` at a time;
+/// the fetching stops once none has come for ``idle`` (a host that hangs) or after ``budget`` in all. No answer waits
+/// for it, so it takes what the background lane's one place carries (at 150 ms a thumbnail, a cell's 32 in about 5 s).
+/// A thumbnail that fails, or is not there in time, leaves its candidate without a look: it counts as a scene of its
+/// own, as before looks.
 struct CandidateLooks: Sendable {
     let downloader: any ImageDownloading
     /// Looks by thumbnail URL.
@@ -16,7 +20,8 @@ struct CandidateLooks: Sendable {
     /// The most bytes a thumbnail may take: a 120-px JPEG is about 5 kB.
     static let maxBytes = 256 << 10
     static let parallel = 8
-    static let budget = Duration.seconds(3)
+    static let idle = Duration.seconds(3)
+    static let budget = Duration.seconds(30)
     /// The most candidates of one sky and class looked at: twice a pool, since near-duplicates leave places in it.
     static let perPool = 2 * PhotoRanking.poolSize
 
@@ -69,13 +74,20 @@ struct CandidateLooks: Sendable {
         return Array(chosen.prefix(Self.limit))
     }
 
-    /// The looks of the thumbnails that arrive within ``budget``, ``parallel`` at a time.
+    /// The looks of the thumbnails that arrive, ``parallel`` at a time, until none has come for ``idle`` or ``budget``
+    /// has passed.
     private func fetch(_ thumbnails: [(Int, String)]) async -> [(Int, LookHash)] {
         guard !thumbnails.isEmpty else { return [] }
+        let end = ContinuousClock.now + Self.budget
+        let lastCame = LastArrival()
         return await withTaskGroup(of: (Int, LookHash?)?.self) { group in
             group.addTask {
-                try? await Task.sleep(for: Self.budget)
-                return nil  // the budget is spent: what has not arrived goes without
+                while !Task.isCancelled {
+                    let due = min(end, lastCame.time + Self.idle)
+                    if ContinuousClock.now >= due { break }
+                    try? await Task.sleep(until: due)
+                }
+                return nil  // none came for a while, or the budget is spent: what has not arrived goes without
             }
             var pending = thumbnails[...]
             func start() {
@@ -87,6 +99,7 @@ struct CandidateLooks: Sendable {
             var running = min(Self.parallel, thumbnails.count)
             while running > 0, let next = await group.next() {
                 guard let (index, look) = next else { break }
+                lastCame.now()
                 running -= 1
                 if let look { looks.append((index, look)) }
                 if !pending.isEmpty {
@@ -109,4 +122,13 @@ struct CandidateLooks: Sendable {
 
     /// A thumbnail is small: anything much larger is not one.
     static let limits = DecodeLimits(maxPixels: 1 << 20, maxDecoderMemory: 16 << 20, maxProgressiveScans: 20)
+}
+
+/// When the last thumbnail came, read by the fetch's timer.
+private final class LastArrival: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    var time: ContinuousClock.Instant { self.instant.withLock { $0 } }
+
+    func now() { self.instant.withLock { $0 = .now } }
 }
