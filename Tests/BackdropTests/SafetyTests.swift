@@ -47,6 +47,38 @@ struct SafetyTests {
         #expect(try Settings.parse(Data(#"{"photos": {"keepOut": ["parking lots"]}}"#.utf8)).photos.keepOut == ["parking lots"])
     }
 
+    /// Issue 59, part 3: a place's own name keeps no file out; the forms that passed are kept out; however a word is
+    /// written (accents, full-width letters, a zero-width space or soft hyphen inside, a Cyrillic or Greek letter that
+    /// looks Latin, Turkish İ), it is read as itself; Flickr's tags run together are read too.
+    @Test func theListReadsSubjectsNotPlacesNamesHoweverTheyAreWritten() {
+        let list = KeptOut()
+        for name in [
+            "Medicine Hat", "Medicine Hat, Alberta", "Gore (New Zealand)", "Gore, Southland", "Hollywood Sign", "Bottomless Lakes State Park",
+            "Massacre Rocks State Park", "Signal Hill", "Flag Fen",
+        ] {
+            #expect(list.reason(categories: [name]) == nil, "\(name)")
+        }
+        for category in [
+            "Female toplessness", "Post-mortem photography", "Murals in Paris", "Human remains", "Dead animals", "Roadkill", "Autopsies",
+            "Pubic hair", "Skinny dipping", "Frescoes in Italy", "Banknotes of France", "Book covers", "Medicine in France", "Signs in Paris",
+            "Cap d'Agde Naturist Village", "Nudé women", "Ｎｕｄｉｔｙ in art", "Nu\u{200B}dity in art", "Nu\u{00AD}dity in art",
+            "Nud\u{0456}ty in art", "Nud\u{0435} women", "Nud\u{0130}ty in art", "Nudity in art\u{FEFF}", "Τopless bathing",
+            "Desnudos en el arte", "Nackt am Strand",
+        ] {
+            #expect(list.reason(categories: [category]) != nil, "\(category)")
+        }
+        #expect(list.reason(categories: ["Female toplessness"]) == .nudity && list.reason(categories: ["Human remains"]) == .harm)
+        for tag in ["nudebeach", "toplessbeach", "beachnude", "nudists", "coatsofarms", "ｎｕｄｅ"] {
+            #expect(list.reason(tags: ["paris", tag]) != nil, "\(tag)")
+        }
+        for tag in ["medicinehat", "signalhill", "essex", "sexton", "nudibranch", "mapleton", "nakedeye", "penistone"] {
+            #expect(list.reason(tags: ["paris", tag]) == nil, "\(tag)")
+        }
+        // A long Categories (64 kB of names, none listed) is read word by word: nothing kept out, and no phrase copied.
+        let many = (0..<2000).map { "Buildings in district \($0) of the city" }
+        #expect(many.joined(separator: "|").utf8.count > 64_000 && list.reason(categories: many) == nil)
+    }
+
     @Test func aNudeBeachAPaintingAndAMapAreNeverServedAndTheAssessedLandscapeComesFirst() async throws {
         try await StandInCommons.run({ commons in
             var nude = File(pageid: 1)
