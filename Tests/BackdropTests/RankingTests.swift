@@ -206,11 +206,13 @@ struct RankingTests {
              "datetaken":"2026-06-21 12:00:00","datetakengranularity":4,"datetakenunknown":0,"tags":"","latitude":0,"longitude":0,
              "accuracy":0,"context":1,"views":7},
             {"id":"3","owner":"c@N00","title":"t","license":"4","url_l":"https://live.staticflickr.com/3_l.jpg","width_l":"1024","height_l":"768",
-             "datetaken":"2026-06-21 12:00:00","datetakengranularity":"0","datetakenunknown":"1"}
+             "datetaken":"2026-06-21 12:00:00","datetakengranularity":"0","datetakenunknown":"1"},
+            {"id":"4","owner":"d@N00","title":"t","license":"4","url_l":"https://live.staticflickr.com/4_l.jpg","width_l":"1024","height_l":"768",
+             "datetaken":"2026-06-21 00:00:00","datetakengranularity":"0","datetakenunknown":"0","tags":"paris"}
             ]},"stat":"ok"}
             """
         let photos = try FlickrSearchResponse.parse(Array(answer.utf8), allowedLicenses: [4]).photos
-        #expect(photos.map(\.id) == ["1", "2", "3"])
+        #expect(photos.map(\.id) == ["1", "2", "3", "4"])
         let first = photos[0].facts
         #expect(first.exactTaken == "2026-06-21 22:15:00" && first.tags == ["paris", "nightphotography"] && first.context == 2)
         #expect(first.accuracy == 16 && first.latitude == 48.85 && first.longitude == 2.35 && first.views == 1234)
@@ -219,6 +221,14 @@ struct RankingTests {
         #expect(second.exactTaken == nil, "granularity 4 (a month): not exact")
         #expect(second.context == 1 && second.accuracy == 0 && second.latitude == nil && second.order == 1)
         #expect(photos[2].facts.exactTaken == nil, "datetakenunknown 1: Flickr made the date up")
+        // Issue 59, part 5: `00:00:00` is a date without a time, not a photo at midnight (night), on Flickr and Commons.
+        let paris = try #require(Geohash("u09tv"))
+        #expect(photos[3].facts.exactTaken == nil && RankingCandidate(photos[3], near: paris).shown == nil)
+        #expect(CommonsFile.exactTime("2026-06-21 00:00:00") == nil && CommonsFile.exactTime("2026-06-21 00:00") == nil)
+        #expect(
+            CommonsFile.exactTime("2026-06-21 00:00:01") == "2026-06-21 00:00:01"
+                && CommonsFile.exactTime("2026-06-21 23:10") == "2026-06-21 23:10:00"
+        )
         let cell = try #require(Geohash("u09tv"))
         // 22:15 CEST in Paris on 21 June is twilight (the sun 3° down): the clock, read as civil time, beats the tag.
         #expect(RankingCandidate(photos[0], near: cell).shown == .twilight && RankingCandidate(photos[0], near: cell).height == 6000)

@@ -144,14 +144,14 @@ struct CommonsFile {
         return "https://commons.wikimedia.org/wiki/" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }
 
-    /// `YYYY-MM-DD hh:mm:ss` (or without seconds) at the start of `text`, as ``ShownPhase`` reads it; nil otherwise.
+    /// `YYYY-MM-DD hh:mm:ss` (or without seconds) at the start of `text`, as ``ShownPhase`` reads it; nil otherwise, and
+    /// for a date alone (``ShownPhase/clockTime(_:)``).
     static func exactTime(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 16 else { return nil }
         let head = String(decoding: bytes.prefix(19), as: UTF8.self)
-        if bytes.count >= 19, bytes[16] == UInt8(ascii: ":"), ShownPhase.seconds(head) != nil { return head }
-        let minutes = String(decoding: bytes.prefix(16), as: UTF8.self) + ":00"
-        return ShownPhase.seconds(minutes) != nil ? minutes : nil
+        if bytes.count >= 19, bytes[16] == UInt8(ascii: ":") { return ShownPhase.clockTime(head) }
+        return ShownPhase.clockTime(String(decoding: bytes.prefix(16), as: UTF8.self) + ":00")
     }
 
     /// A category's words, and each pair run together (`blue hour` gives `bluehour`), as tags are written.

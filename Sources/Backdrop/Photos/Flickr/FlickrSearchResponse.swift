@@ -69,10 +69,10 @@ package struct FlickrSearchResponse: Sendable, Equatable {
     private static func facts(_ fields: [String: JSONValue], order: Int) -> FlickrPhotoFacts {
         var facts = FlickrPhotoFacts()
         facts.order = order
-        if let taken = fields["datetaken"]?.text, taken.utf8.count == 19, fields["datetakengranularity"]?.integer ?? 0 == 0,
+        if let taken = fields["datetaken"]?.text.flatMap(ShownPhase.clockTime), fields["datetakengranularity"]?.integer ?? 0 == 0,
             fields["datetakenunknown"]?.integer ?? 0 == 0
         {
-            facts.exactTaken = taken
+            facts.exactTaken = taken  // a date alone (`00:00:00`) is not exact
         }
         facts.tags = (fields["tags"]?.text ?? "").split(separator: " ").prefix(100).map { $0.lowercased() }
         facts.context = fields["context"]?.integer ?? 0

@@ -16,6 +16,13 @@ enum ShownPhase {
         return first
     }
 
+    /// `text` when it is a time a camera's clock read (`YYYY-MM-DD hh:mm:ss`), nil when it is not, or when it is a date
+    /// alone: Flickr and Commons write a date without a time as that day's `00:00:00`, which is not a photo at midnight.
+    static func clockTime(_ text: String) -> String? {
+        guard Self.seconds(text) != nil, !text.hasSuffix(" 00:00:00") else { return nil }
+        return text
+    }
+
     /// `YYYY-MM-DD hh:mm:ss` as seconds since 1970 on a clock without zone; nil when it is not that.
     static func seconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
