@@ -38,6 +38,18 @@ struct CivilTimeTests {
         #expect(CivilClock.instants(wall: 0, latitude: 40.42, longitude: -3.70).count == 1)
     }
 
+    /// Issue 59, part 5: Ürümqi's zone is UTC+6, but many there (and most cameras sold in China) keep Beijing time,
+    /// UTC+8. A photo at 21:00 in June is golden by Beijing's clock and after sunset by Ürümqi's: unknown. Noon is day
+    /// by either; Lhasa (Beijing time alone) keeps one reading.
+    @Test func xinjiangIsReadByBothClocksItsPeopleKeep() throws {
+        let (latitude, longitude) = (43.83, 87.62)
+        let evening = CivilClock.instants(wall: try #require(ShownPhase.seconds("2026-06-21 21:00:00")), latitude: latitude, longitude: longitude)
+        #expect(Set(evening.map(\.timeIntervalSince1970)).count == 2)
+        #expect(ShownPhase.phase(taken: "2026-06-21 21:00:00", latitude: latitude, longitude: longitude) == nil)
+        #expect(ShownPhase.phase(taken: "2026-06-21 13:00:00", latitude: latitude, longitude: longitude) == .day)
+        #expect(CivilClock.instants(wall: 0, latitude: 29.65, longitude: 91.13).count == 1)
+    }
+
     @Test func theHourAClockTurnsBackHasTwoReadingsAndTheSkippedHourTwo() throws {
         let paris = try #require(TimeZone(identifier: "Europe/Paris"))
         // 25 October 2026: 03:00 CEST became 02:00 CET, so 02:30 happened twice.

@@ -4,14 +4,25 @@ import Foundation
 ///
 /// One instant, except where the clock is truly ambiguous: within a grid cell (about 11 km) of a border between
 /// zones whose clocks differ at that moment, each zone's reading counts; in the hour a clock turns back, both; in the
-/// hour it skips, the readings either side of the change.
+/// hour it skips, the readings either side of the change. Where people commonly keep another clock than their zone's
+/// (``keptBesides``: Xinjiang's Ürümqi time beside Beijing time, which many there and most cameras sold in China keep),
+/// both clocks' readings count.
 enum CivilClock {
+    /// The other clock many people keep in a zone: Xinjiang (Asia/Urumqi, UTC+6) runs on Beijing time as well.
+    static let keptBesides = ["Asia/Urumqi": "Asia/Shanghai", "Asia/Kashgar": "Asia/Shanghai"]
+
     /// The instants a clock reading `wall` (seconds since 1970 on a clock without zone) may be at (`latitude`,
     /// `longitude`), without repeats, the place's own zone's first.
     static func instants(wall: Double, latitude: Double, longitude: Double, grid: ZoneGrid = .shared) -> [Date] {
         var offsets = [Int]()
         for zone in grid.zonesNear(latitude: latitude, longitude: longitude) {
-            for offset in Self.offsets(wall: wall, in: zone) where !offsets.contains(offset) { offsets.append(offset) }
+            var zones = [zone]
+            if case .named(let timeZone) = zone, let other = Self.keptBesides[timeZone.identifier].flatMap(TimeZone.init(identifier:)) {
+                zones.append(.named(other))
+            }
+            for zone in zones {
+                for offset in Self.offsets(wall: wall, in: zone) where !offsets.contains(offset) { offsets.append(offset) }
+            }
         }
         return offsets.map { Date(timeIntervalSince1970: wall - Double($0)) }
     }
