@@ -26,7 +26,7 @@ struct MediaRateTests {
 
     /// Two photos of 48,608 bytes at once, read at 48,608 bytes a second from a quarter second's bytes: the last byte
     /// comes no sooner than 1.75 s after the first was asked. At Wikimedia's 25 Mbps the same two wait not at all.
-    @Test(.timeLimit(.minutes(1))) func downloadsTogetherKeepTheRateAndOrdinaryOnesNeverMeetIt() async throws {
+    @Test(.timeLimit(.minutes(10))) func downloadsTogetherKeepTheRateAndOrdinaryOnesNeverMeetIt() async throws {
         let photo = try Fixtures.bytes("flickr-photo.jpg").count
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = http.shutdown() }
@@ -36,7 +36,7 @@ struct MediaRateTests {
                     http: http,
                     policy: ImageHostPolicy(extraHosts: ["localhost"], domains: ImageHostPolicy.wikimediaDomains),
                     maxBytes: 1 << 20,
-                    timeout: .seconds(30),
+                    timeout: .seconds(300),
                     limiter: MediaLimiter(limit: 2),
                     rate: rate
                 )
@@ -64,7 +64,7 @@ struct MediaRateTests {
 
     /// Twenty downloads to a host not yet known ask the resolver once; a minute on, once again; a name that resolved to
     /// nothing is asked again after 5 s; at most 256 names are kept.
-    @Test(.timeLimit(.minutes(1))) func aHostsAddressesAreAskedOnceAMinute() async throws {
+    @Test(.timeLimit(.minutes(10))) func aHostsAddressesAreAskedOnceAMinute() async throws {
         let clock = MovableClock(HTTPTests.epoch)
         let asked = Mutex([String: Int]())
         let (gate, open) = AsyncStream<Void>.makeStream()
@@ -120,35 +120,65 @@ struct MediaRateTests {
 }
 
 extension MediaRateTests {
-    /// Looks come after the answer through the background lane's one place: of 48 files whose thumbnails each take
-    /// 100 ms, every one that can take a turn (more than 30) is looked at, one after another past 3 s, where a bound of
-    /// 3 s in all left some without (shown failing with it); a thumbnail that hangs still ends the fetching after 3 s
-    /// with none come (``LookTests``).
-    @Test(.timeLimit(.minutes(2))) func lateLooksTakeWhatTheLaneCarriesNotAFixedThreeSeconds() async throws {
+    /// Looks come after the answer through the background lane's one place: of 48 files whose thumbnails come one
+    /// after another, 100 ms each, every one that can take a turn (more than 30) is looked at, past 3 s in all, where
+    /// the bound of 3 s in all left some without (shown failing with it). The bounds are the defaults' (3 s with none
+    /// come, 30 s in all), here made wide so that the suite's load cannot reach them; the idle bound is tested with a
+    /// thumbnail that hangs (``LookTests``).
+    @Test(.timeLimit(.minutes(10))) func lateLooksTakeWhatTheLaneCarriesNotAFixedThreeSeconds() async throws {
         let files = (1...48).map { id in
             var file = StandInCommons.File(pageid: id)
-            (file.look, file.user) = ("slow", "Uploader \(id)")
+            (file.look, file.user) = ("own", "Uploader \(id)")
             return file
         }
-        try await StandInCommons.run({ [.json($0.searchJSON(files))] }) { commons in
-            let lateLooks = LateLooks()
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: MovableClock(HTTPTests.epoch), lateLooks: lateLooks)
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
-                #expect(answer.status == .ok && json["source"] as? String == "commons")
-                await lateLooks.settled()
-            }
-            let wanted = CandidateLooks.poolCandidates(try commonsFacts(commons, files)).count
-            #expect(wanted > 30 && commons.looks.count == wanted, "\(commons.looks.count) of \(wanted) thumbnails")
-        }
+        let candidates = try CommonsTests.parse(files)
+        let thumbnails = OneAtATime(bytes: Array(try StandInCommons.lookJPEG("own~1").readableBytesView))
+        #expect(CandidateLooks.defaultIdle == .seconds(3) && CandidateLooks.defaultBudget == .seconds(30))
+        let looks = await CandidateLooks(downloader: thumbnails, idle: .seconds(600), budget: .seconds(600)).missing(candidates)
+        let wanted = CandidateLooks.poolCandidates(candidates.map(\.facts)).count
+        #expect(wanted > 30 && looks.count == wanted, "\(looks.count) of \(wanted) looks")
     }
 
-    /// The ranking's facts of `files` as the stand-in answers them.
-    private func commonsFacts(_ commons: StandInCommons, _ files: [StandInCommons.File]) throws -> [RankingCandidate] {
-        let found = try CommonsSearchResponse.parse(
-            Array(commons.searchJSON(files).utf8),
-            near: Geohash(latitude: 48.8566, longitude: 2.3522, precision: 5)
-        )
-        return found.map(\.facts)
+    /// Thumbnails served one at a time, each after 100 ms, as through the background lane from a distant host.
+    final class OneAtATime: ImageDownloading {
+        let bytes: [UInt8]
+        let lane = MediaLimiter(limit: 1)
+        init(bytes: [UInt8]) { self.bytes = bytes }
+        func download(_ url: String) async throws -> [UInt8] {
+            try await self.lane.run {
+                try await Task.sleep(for: .milliseconds(100))
+                return self.bytes
+            }
+        }
+    }
+}
+
+extension MediaRateTests {
+    /// Issue 58, part 5, for media: a client's share of the media budget is a tenth of it (`commons.mediaPerHour` 20: two
+    /// requests), per /24, reserved before the download. The first client's third new place goes to stock with no photo
+    /// marked unusable; another network's new place is still served from Commons.
+    @Test func oneClientCannotSpendTheWholeMediaBudget() async throws {
+        try await StandInCommons.run({ commons in
+            (1...4).map { .json(commons.searchJSON([StandInCommons.File(pageid: $0)])) }
+        }) { commons in
+            let settings = CommonsTests.settings(commons) { $0.commons.mediaPerHour = 20 }
+            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                func source(_ address: String, _ lon: Int) async throws -> String? {
+                    let answer = try await RawHTTP.exchangeOnItsOwnThread(
+                        port: port,
+                        from: address,
+                        "/background?lat=-30&lon=\(lon)&width=64&height=64"
+                    )
+                    #expect(answer.status == 200)
+                    return answer.header("x-backdrop-source")
+                }
+                let first = [try await source("127.0.1.2", 10), try await source("127.0.1.9", 12), try await source("127.0.1.2", 14)]
+                #expect(first == ["commons", "commons", "stock"], "two media requests a client (a /24), then stock")
+                #expect(commons.downloads.count == 2 && commons.searches.count == 3, "the third photo never asked")
+                #expect(try await source("127.0.2.3", 16) == "commons" && commons.downloads.count == 3, "another network is served")
+            }
+        }
     }
 }

@@ -271,15 +271,15 @@ struct PhotoLineTests {
                 #expect(known.status == 200 && commons.searches.count == 3)
             }
         }
-        #expect(SearchShares.network(RenderClient("203.0.113.7")) == "203.0.113.0/24")
-        #expect(SearchShares.network(RenderClient("2001:db8:1:2::/64")) == "2001:db8:1::/48")
-        #expect(SearchShares.network(RenderClient("10.1.0.0/16")) == "10.1.0.0/24" && SearchShares.network(.unknown) == nil)
+        #expect(ClientShares.network(RenderClient("203.0.113.7")) == "203.0.113.0/24")
+        #expect(ClientShares.network(RenderClient("2001:db8:1:2::/64")) == "2001:db8:1::/48")
+        #expect(ClientShares.network(RenderClient("10.1.0.0/16")) == "10.1.0.0/24" && ClientShares.network(.unknown) == nil)
     }
 
     /// A reservation no call used is given back: a client whose new cells another replica already searched, or whose
     /// search failed before its call, keeps its share.
     @Test func aReservationNoCallUsedIsGivenBack() async throws {
-        let shares = SearchShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch))
+        let shares = ClientShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch))
         let sharing = LocalCoordinator(source: "commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics())
         let client = RenderClient("198.51.100.7")
         for _ in 0..<10 {

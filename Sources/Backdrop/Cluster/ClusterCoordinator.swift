@@ -33,7 +33,7 @@ protocol CellSharing: Sendable {
     /// answer).
     func publishLooks(_ results: Data, for key: CellWindow) async -> Data?
 
-    /// Takes one call from the share the cluster keeps under `name` (a client's: ``SearchShares``), at most `perHour` in
+    /// Takes one call from the share the cluster keeps under `name` (a client's: ``ClientShares``), at most `perHour` in
     /// the last hour; nil when there is no cluster or it cannot answer (the replica counts the share itself).
     func takeShare(_ name: String, perHour: Int) async -> Bool?
 

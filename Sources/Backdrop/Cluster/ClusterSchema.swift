@@ -17,7 +17,7 @@ import PostgresNIO
 /// - `backdrop_fail(key, cell, window, holder, backoff)`, `backdrop_reject_key(key, seconds)`: what a replica learned.
 ///
 /// Plain statements read a published result and add the looks that came after it (``CellResults``), and give back a
-/// call reserved and not made (``SearchShares``: a client's share is a budget of its own, `share/…`).
+/// call reserved and not made (``ClientShares``: a client's share is a budget of its own, `share/…`).
 enum ClusterSchema {
     static let version = 1
 

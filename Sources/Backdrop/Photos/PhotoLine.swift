@@ -17,7 +17,7 @@ package struct PhotoLine: Sendable {
     /// ``PhotoVariants/limit`` less one): the same answer for every request of that place, window, variant and class of
     /// screen, from the first source that can serve, leaving
     /// out the sources in `passing` (those a request has already tried enough photos of); a search it needs is charged
-    /// to `client`'s share (``SearchShares``). Throws only `CancellationError`, or a stock library that cannot answer
+    /// to `client`'s share (``ClientShares``). Throws only `CancellationError`, or a stock library that cannot answer
     /// (it is read and checked before the server starts).
     func photo(
         for place: Place,
@@ -57,10 +57,11 @@ package struct PhotoLine: Sendable {
         return try? await self.stock.photo(for: place, in: window, variant: variant, shape: shape)
     }
 
-    /// The photo's encoded bytes, in the smallest size that covers `size` (a stock photo has one).
-    func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+    /// The photo's encoded bytes, in the smallest size that covers `size` (a stock photo has one), for `client`'s
+    /// request (a download is charged to its share of the source's media budget).
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient = .unknown) async throws -> EncodedImage {
         guard let source = self.source(of: photo) else { return try await self.stock.imageData(for: photo, covering: size) }
-        return try await source.imageData(for: photo, covering: size)
+        return try await source.imageData(for: photo, covering: size, client: client)
     }
 
     /// Reports that `photo` could not be downloaded or decoded, or failed the quality gate, so that `place` gets

@@ -85,7 +85,13 @@ package struct Backgrounds: Sendable {
             await self.renders.cached(key(photo))
         } make: { photo in
             try await self.renders.render(key(photo)) {
-                try await self.renderer.render(photo, load: self.photos.imageData(for:covering:), spec: spec, for: client())
+                let asker = client()
+                return try await self.renderer.render(
+                    photo,
+                    load: { photo, size in try await self.photos.imageData(for: photo, covering: size, client: asker) },
+                    spec: spec,
+                    for: asker
+                )
             }
         }
     }
@@ -118,13 +124,14 @@ package struct Backgrounds: Sendable {
             await self.previews.cached(key(photo))
         } make: { photo in
             try await self.previews.value(for: key(photo)) {
-                try await self.renderer.preview(
+                let asker = client()
+                return try await self.renderer.preview(
                     photo,
-                    load: self.photos.imageData(for:covering:),
+                    load: { photo, size in try await self.photos.imageData(for: photo, covering: size, client: asker) },
                     size: size,
                     style: style,
                     crop: crop,
-                    for: client()
+                    for: asker
                 )
             }
         }

@@ -21,7 +21,7 @@ final class PhotoAttempts: Sendable {
     let window: TimeWindow
     let variant: Int
     let shape: ScreenShape
-    /// Who asks: a search the line makes is charged to its share (``SearchShares``).
+    /// Who asks: a search the line makes is charged to its share (``ClientShares``).
     let client: RenderClient
     let logger: Logger
     let span: any Span

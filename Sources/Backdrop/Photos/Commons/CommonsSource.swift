@@ -19,7 +19,8 @@ extension NearbyPhotoSource {
             pauses: MediaHostPauses(clock: context.clock),
             limiter: MediaLimiter(limit: commons.mediaConcurrency),
             rate: MediaByteRate(megabitsPerSecond: commons.mediaMbps),
-            budget: replicas.coordinator(budget: "media/commons", source: "commons_media", callsPerHour: commons.mediaPerHour)
+            budget: replicas.coordinator(budget: "media/commons", source: "commons_media", callsPerHour: commons.mediaPerHour),
+            shares: ClientShares(budget: "media/commons", callsPerHour: commons.mediaPerHour, clock: context.clock)
         )
         let search = CommonsSearch(
             // 16 MiB: an answer of a hundred files with one odd file of megabytes (a pasted credit) is still read, and

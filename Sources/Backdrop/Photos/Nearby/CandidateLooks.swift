@@ -7,8 +7,9 @@ import Synchronization
 /// A search takes the looks already known at once (``known(_:previous:)``: hashed before, or kept with the cell's
 /// earlier results, since a photo's look does not change); the rest are fetched after the first answer (``LateLooks``,
 /// ``missing(_:)``), in the media hosts' background lane. Bounded: at most ``limit`` thumbnails, ``parallel`` at a time;
-/// the fetching stops once none has come for ``idle`` (a host that hangs) or after ``budget`` in all. No answer waits
-/// for it, so it takes what the background lane's one place carries (at 150 ms a thumbnail, a cell's 32 in about 5 s).
+/// the fetching stops once none has come for ``idle`` (3 s: a host that hangs) or after ``budget`` (30 s) in all. No
+/// answer waits for it, so it takes what the background lane's one place carries (at 150 ms a thumbnail, a cell's 32 in
+/// about 5 s).
 /// A thumbnail that fails, or is not there in time, leaves its candidate without a look: it counts as a scene of its
 /// own, as before looks.
 struct CandidateLooks: Sendable {
@@ -20,12 +21,18 @@ struct CandidateLooks: Sendable {
     /// The most bytes a thumbnail may take: a 120-px JPEG is about 5 kB.
     static let maxBytes = 256 << 10
     static let parallel = 8
-    static let idle = Duration.seconds(3)
-    static let budget = Duration.seconds(30)
+    /// How long the fetching waits with no thumbnail come (``defaultIdle``), and how long it lasts at most
+    /// (``defaultBudget``); tests of other things than these bounds, run beside the whole suite, give more.
+    let idle: Duration
+    let budget: Duration
+    static let defaultIdle = Duration.seconds(3)
+    static let defaultBudget = Duration.seconds(30)
     /// The most candidates of one sky and class looked at: twice a pool, since near-duplicates leave places in it.
     static let perPool = 2 * PhotoRanking.poolSize
 
-    init(downloader: any ImageDownloading, entries: Int = 4096) {
+    init(downloader: any ImageDownloading, entries: Int = 4096, idle: Duration = Self.defaultIdle, budget: Duration = Self.defaultBudget) {
+        self.idle = idle
+        self.budget = budget
         self.downloader = downloader
         self.memo = MemoryLRU(budget: entries) { _ in 1 }
     }
@@ -78,12 +85,12 @@ struct CandidateLooks: Sendable {
     /// has passed.
     private func fetch(_ thumbnails: [(Int, String)]) async -> [(Int, LookHash)] {
         guard !thumbnails.isEmpty else { return [] }
-        let end = ContinuousClock.now + Self.budget
+        let end = ContinuousClock.now + self.budget
         let lastCame = LastArrival()
         return await withTaskGroup(of: (Int, LookHash?)?.self) { group in
             group.addTask {
                 while !Task.isCancelled {
-                    let due = min(end, lastCame.time + Self.idle)
+                    let due = min(end, lastCame.time + self.idle)
                     if ContinuousClock.now >= due { break }
                     try? await Task.sleep(until: due)
                 }

@@ -20,6 +20,8 @@ struct ImageDownloader: ImageDownloading {
     let lane: MediaLimiter.Lane
     /// The media hosts' hourly budget, shared with every downloader of the source (and every replica); nil: none.
     let budget: (any ClusterCoordinator)?
+    /// Each client's share of that budget (a tenth, as for searches), kept beside it; nil: none.
+    let shares: ClientShares?
     let maxRedirects = 3
 
     package init(
@@ -32,7 +34,8 @@ struct ImageDownloader: ImageDownloading {
         limiter: MediaLimiter = MediaLimiter(limit: 8),
         rate: MediaByteRate? = nil,
         lane: MediaLimiter.Lane = .answer,
-        budget: (any ClusterCoordinator)? = nil
+        budget: (any ClusterCoordinator)? = nil,
+        shares: ClientShares? = nil
     ) {
         self.http = http
         self.policy = policy
@@ -44,6 +47,7 @@ struct ImageDownloader: ImageDownloading {
         self.rate = rate
         self.lane = lane
         self.budget = budget
+        self.shares = shares
     }
 
     /// The same downloader with a cap of `bytes`, in `lane` (thumbnails: ``CandidateLooks/maxBytes``, the background).
@@ -58,8 +62,31 @@ struct ImageDownloader: ImageDownloading {
             limiter: self.limiter,
             rate: self.rate,
             lane: lane,
-            budget: self.budget
+            budget: self.budget,
+            shares: self.shares
         )
+    }
+
+    /// The image at `address` for `client`'s request: one request of its share reserved first (refused as
+    /// ``DownloadError/Kind/throttled`` when the share is spent: the next source or stock, no photo marked unusable),
+    /// and given back when no request was made (the budget spent, the host paused).
+    func download(_ address: String, for client: RenderClient) async throws -> [UInt8] {
+        guard let shares = self.shares, let budget = self.budget else { return try await self.download(address) }
+        let sharing = budget.sharing()
+        guard let reservation = await shares.reserve(client, through: sharing) else {
+            throw DownloadError(.throttled, "this client's share of the hour's media requests is spent")
+        }
+        do {
+            let bytes = try await self.download(address)
+            _ = reservation.used()
+            return bytes
+        } catch let error as DownloadError where error.kind == .throttled {
+            await shares.settle(reservation, through: sharing)  // no request made: given back
+            throw error
+        } catch {
+            _ = reservation.used()
+            throw error
+        }
     }
 
     /// The image at `address`, within `timeout` for the whole exchange: redirects, head and every byte of the body.
@@ -140,4 +167,10 @@ struct ImageDownloader: ImageDownloading {
 protocol ImageDownloading: Sendable {
     /// Throws `DownloadError`.
     func download(_ url: String) async throws -> [UInt8]
+    /// The same for `client`'s request, charged to its share of the media budget where there is one.
+    func download(_ url: String, for client: RenderClient) async throws -> [UInt8]
+}
+
+extension ImageDownloading {
+    func download(_ url: String, for client: RenderClient) async throws -> [UInt8] { try await self.download(url) }
 }

@@ -20,7 +20,7 @@ extension NearbyPhotoSource {
             return choice
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            if error is SearchShares.Spent { return nil }  // the client's share, not the source, says no
+            if error is ClientShares.Spent { return nil }  // the client's share, not the source, says no
             let rejected = self.search.isKeyRejection(error) || (error as? SharedSearch.Refusal) == .keyRejectedElsewhere
             if let pause = self.search.sourcePause(after: error) { await self.state.pause(pause) }
             if await self.state.noteFailure(keyRejected: rejected, for: key) {
@@ -37,7 +37,7 @@ extension NearbyPhotoSource {
     /// others (whose results win if one published first, so that every replica ranks the same). The looks not yet known
     /// are fetched after the answer (``LateLooks``) by the replica that searched. A search's calls are charged to
     /// `client`'s share, one call reserved before the claim (given back when none was made); with the share spent, throws
-    /// ``SearchShares/Spent``.
+    /// ``ClientShares/Spent``.
     func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> CellResults {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         if let held = await self.results.cached(key), held.looksPending, await self.state.reread(key, in: window.index) {
@@ -54,7 +54,7 @@ extension NearbyPhotoSource {
                 return results
             }
             let sharing = self.shared.coordinator.sharing()
-            guard let reservation = await self.shares.reserve(client, through: sharing) else { throw SearchShares.Spent() }
+            guard let reservation = await self.shares.reserve(client, through: sharing) else { throw ClientShares.Spent() }
             let search = { @Sendable () async throws -> CellResults in
                 try await self.shared.results(
                     key,

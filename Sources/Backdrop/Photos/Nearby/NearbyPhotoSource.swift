@@ -29,7 +29,7 @@ struct NearbyPhotoSource: Sendable {
     let context: PhotoContext
     let state: SearchState
     /// Each client's share of the calls for new cells.
-    let shares: SearchShares
+    let shares: ClientShares
     /// Each cell-window's ranked choice; a cell the source cannot be asked about now has none.
     let choices: MemoryLRU<CellWindow, CellChoice>
     /// Each cell's search results for their period (``resultsKey(_:window:)``).
@@ -51,7 +51,7 @@ struct NearbyPhotoSource: Sendable {
         self.shared = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
         self.context = context
         self.state = SearchState(clock: context.clock)
-        self.shares = SearchShares(budget: search.name, callsPerHour: callsPerHour, clock: context.clock)
+        self.shares = ClientShares(budget: search.name, callsPerHour: callsPerHour, clock: context.clock)
         self.choices = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
         self.results = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
     }
@@ -101,8 +101,8 @@ struct NearbyPhotoSource: Sendable {
         return choice.photo(variant: variant, shape: shape, excluding: unusable).map { Known.photo($0.showing(people: people)) } ?? .nothing
     }
 
-    func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
-        try await self.downloads.imageData(for: photo, covering: size)
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient) async throws -> EncodedImage {
+        try await self.downloads.imageData(for: photo, covering: size, client: client)
     }
 
     /// Records that `photo` could not be downloaded, decoded or passed the quality gate: the cell's next candidate

@@ -16,7 +16,8 @@ struct PhotoDownloads: Sendable {
         self.memory = MemoryLRU(budget: memoryMB << 20, maxEntries: 4096) { $0.count + 256 }
     }
 
-    func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {
+    /// The bytes for `client`'s request (a download is charged to its share of the media budget).
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient) async throws -> EncodedImage {
         guard let variant = photo.size(covering: size) else { throw DownloadError(.failed, "photo \(photo.id) has no sizes") }
         if let bytes = await self.store?.sourceImage(photoID: photo.id, variant: variant.label) {
             self.metrics.cache(.hit, kind: "source")
@@ -32,7 +33,7 @@ struct PhotoDownloads: Sendable {
                 let bytes = try await withRequestSpan("\(photo.origin.rawValue).download") { span in
                     span.attributes["backdrop.photo.size"] = variant.label
                     span.attributes["server.address"] = URL(string: variant.url)?.host ?? ""
-                    let bytes = try await downloader.download(variant.url)
+                    let bytes = try await downloader.download(variant.url, for: client)
                     span.attributes["backdrop.bytes"] = bytes.count
                     return bytes
                 }

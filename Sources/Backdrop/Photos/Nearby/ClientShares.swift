@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// Each client's share of a source's calls for new cells, so that one client asking for cell after cell (a scan of the
-/// open sea) cannot spend the budget every other client's new cells need. Its new cells get the next source in line, or
-/// stock; cells already searched, by anyone, cost nothing and are never refused.
+/// Each client's share of a budget: a source's calls for new cells, so that one client asking for cell after cell (a
+/// scan of the open sea) cannot spend the budget every other client's new cells need (its new cells get the next source
+/// in line, or stock; cells already searched, by anyone, cost nothing and are never refused); and Commons' media
+/// requests for its requests' photos (``ImageDownloader/download(_:for:)``), the same way.
 ///
 /// - *Small:* a client's share is a tenth of the source's hourly budget (``fraction``), at least one call.
 /// - *A client is a network:* IPv4 by /24 and IPv6 by /48 (``network(_:)``), so that one host's neighbouring addresses
@@ -16,7 +17,7 @@ import Synchronization
 ///   budget's minute slots: ``CellSharing/takeShare(_:perHour:)``), else, or while the database cannot answer, in this
 ///   replica (``LocalShares``).
 /// - *Over a sliding hour:* the calls of the last 61 minutes, counted by the minute, as the budget's.
-struct SearchShares: Sendable {
+struct ClientShares: Sendable {
     /// The share is spent: the line asks the next source (never an error, never a failure shared with the cell).
     struct Spent: Error {}
 
@@ -95,8 +96,8 @@ struct SearchShares: Sendable {
 /// the call reserved before the search.
 struct ChargedSharing: CellSharing {
     let inner: any CellSharing
-    let shares: SearchShares
-    let reservation: SearchShares.Reservation
+    let shares: ClientShares
+    let reservation: ClientShares.Reservation
 
     func takeCall() async -> Bool {
         let granted = await self.inner.takeCall()
