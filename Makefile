@@ -135,6 +135,7 @@ bench: bench-deps test-deps
 	.build/release/backdrop-bench --ranking $(ANCHORS)/photos/*.jpg StockPhotos/*.jpg
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	$(BENCH_VENV)/bin/python Benchmarks/new_place.py --backdrop .build/release/backdrop
+	$(BENCH_VENV)/bin/python Benchmarks/new_place.py --backdrop .build/release/backdrop --assessed 0
 	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
 	python3 Benchmarks/tracing.py --backdrop .build/release/backdrop
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop

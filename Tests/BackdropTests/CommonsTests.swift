@@ -179,14 +179,16 @@ struct CommonsTests {
             #expect(answer.headers[BackdropHeaders.source] == "commons")
             let image = try await HTTPTests.get(client, "/background?\(Self.paris)&width=1400&height=200&format=jpeg")
             #expect(image.status == .ok && image.headers[BackdropHeaders.author] == "Jean Photographe & co")
-            let search = try #require(commons.searches.first)
+            // A place without assessed files: the assessed ones within the cell's reach, then within 10 km, then the
+            // nearest files.
+            #expect(commons.assessedSearches.count == 2 && commons.geosearches.count == 1, "three calls for the JSON and the image")
+            let search = try #require(commons.geosearches.first)
             for (key, value) in [
                 ("action", "query"), ("generator", "geosearch"), ("ggsnamespace", "6"), ("ggsradius", "10000"), ("formatversion", "2"),
                 ("prop", "imageinfo|categories"), ("iiprop", "url|size|mime|extmetadata|user|userid"), ("iiurlwidth", "1280"),
             ] {
                 #expect(search.query[key] == value, "\(key)")
             }
-            #expect(commons.searches.count == 1, "one search for the JSON and the image")
             let widths = commons.downloads.compactMap { $0.path.split(separator: "/").last.flatMap { Int($0.prefix { $0.isNumber }) } }
             #expect(!widths.isEmpty && widths.allSatisfy(CommonsFile.standardWidths.contains), "standard widths only: \(widths)")
             #expect(widths.contains(1920), "1400 px wide takes the widest")
@@ -212,7 +214,7 @@ struct CommonsTests {
                 ids.insert(json["photoId"] as? String ?? "")
                 clock.advance(900)
             }
-            #expect(commons.searches.count == 1, "one search a day per cell")
+            #expect(commons.geosearches.count == 1 && commons.searches.count == 3, "one search (three calls) a day per cell")
             #expect(ids.count == 2, "the windows still take turns: \(ids)")
             let (_, elsewhere) = try await Self.json(client, "lat=-75&lon=120&width=64&height=64")
             #expect(elsewhere["source"] as? String == "stock", "nothing near: stock")
@@ -242,7 +244,7 @@ struct CommonsTests {
                 #expect(records.all.contains { $0.message.contains("commons.userAgent names only the project") }, "the default is warned of")
                 clock.advance(2 * 900)  // a later window of the same day, after a restart
             }
-            #expect(commons.searches.count == 1, "the day's list came back from disk: \(commons.searches.count) searches")
+            #expect(commons.searches.count == 3, "the day's list came back from disk: \(commons.searches.count) calls")
             let project = "(https://github.com/backdrop-photos/backdrop; operators: put your contact in commons.userAgent)"
             #expect(commons.searches.first?.userAgent == "Backdrop/\(Backdrop.version) \(project) AsyncHTTPClient/1", "Wikimedia's form")
         }

@@ -139,7 +139,7 @@ struct LookTests {
                 #expect(Set(commons.looks.map(\.path)).count == 4 && commons.looks.count == 4, "\(commons.looks.map(\.path))")
                 #expect(commons.looks.allSatisfy { $0.userAgent?.hasPrefix("Backdrop-tests/1.0 (ops@example.org)") == true })
                 _ = try await CommonsTests.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
-                #expect(commons.searches.count == 2 && commons.looks.count == 4, "looks already hashed are not fetched again")
+                #expect(commons.geosearches.count == 2 && commons.looks.count == 4, "looks already hashed are not fetched again")
             }
         }
     }

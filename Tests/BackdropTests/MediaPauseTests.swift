@@ -30,7 +30,7 @@ struct MediaPauseTests {
             clock.advance(61)
             let third = try await ask(96)
             #expect(third == "stock" && commons.downloads.count == 2, "after it: the same photo tried again, never marked unusable")
-            #expect(commons.searches.count == 1)
+            #expect(commons.geosearches.count == 1, "one search of the cell")
         }
     }
 

@@ -176,7 +176,7 @@ extension MediaRateTests {
                 }
                 let first = [try await source("127.0.1.2", 10), try await source("127.0.1.9", 12), try await source("127.0.1.2", 14)]
                 #expect(first == ["commons", "commons", "stock"], "two media requests a client (a /24), then stock")
-                #expect(commons.downloads.count == 2 && commons.searches.count == 3, "the third photo never asked")
+                #expect(commons.downloads.count == 2 && commons.geosearches.count == 3, "the third photo never asked")
                 #expect(try await source("127.0.2.3", 16) == "commons" && commons.downloads.count == 3, "another network is served")
             }
         }

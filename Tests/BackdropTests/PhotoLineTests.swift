@@ -237,8 +237,9 @@ struct PhotoLineTests {
     }
 
     @Test func oneClientCannotSpendTheWholeBudgetOnNewCells() async throws {
-        // Commons knows nothing near any of these cells (the open sea): each new cell costs a call of a budget of 20 an
-        // hour, of which one client (a /24) may take a tenth. The first client asks 12 new cells at once (Commons answers
+        // Commons knows nothing near any of these cells (the open sea): each new cell is a search of a budget of 20 calls
+        // an hour, of which one client (a /24) may take a tenth; the share reserves a search's first call, and its
+        // later two (the wider assessed files and the nearest) are counted, never refused. The first client asks 12 new cells at once (Commons answers
         // each after 300 ms, so all are asked before any answer); a neighbour in its /24 then asks one, and a client of
         // another network one.
         try await StandInCommons.run({ _ in [.later(.milliseconds(300), "{\"batchcomplete\":true}")] }) { commons in
@@ -257,18 +258,18 @@ struct PhotoLineTests {
                     return try await group.reduce(into: [String?]()) { $0.append($1) }
                 }
                 #expect(sources.allSatisfy { $0 == "stock" }, "\(sources)")
-                #expect(commons.searches.count == 2, "a tenth of the hour's 20 calls, reserved before each: \(commons.searches.count)")
+                #expect(commons.geosearches.count == 2, "a tenth of the hour's 20 calls, reserved before each: \(commons.searches.count)")
                 let neighbour = try await RawHTTP.exchangeOnItsOwnThread(
                     port: port,
                     from: "127.0.1.77",
                     "/background?lat=-45&lon=-30&width=64&height=64"
                 )
-                #expect(neighbour.status == 200 && commons.searches.count == 2, "an address of the same /24 is the same client")
+                #expect(neighbour.status == 200 && commons.geosearches.count == 2, "an address of the same /24 is the same client")
                 let other = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.2.3", "/background?lat=-46&lon=-30&width=64&height=64")
-                #expect(other.status == 200 && commons.searches.count == 3, "another client's new cell is still searched")
+                #expect(other.status == 200 && commons.geosearches.count == 3, "another client's new cell is still searched")
                 // A cell already searched costs nothing: the first client gets it from memory, with no call.
                 let known = try await RawHTTP.exchangeOnItsOwnThread(port: port, from: "127.0.1.2", "/background?lat=-46&lon=-30&width=64&height=64")
-                #expect(known.status == 200 && commons.searches.count == 3)
+                #expect(known.status == 200 && commons.geosearches.count == 3 && commons.searches.count == 9)
             }
         }
         #expect(ClientShares.network(RenderClient("203.0.113.7")) == "203.0.113.0/24")

@@ -11,7 +11,12 @@ import Testing
 /// `formatversion=2` JSON in the shape of the real answers in `../shared/real-api/` (HTML in `Artist`, numbers as
 /// strings, missing fields, every URL with a campaign query, `responsiveUrls`, `thumbwidth` the width asked), and the
 /// media hosts' paths, thumbnails in the standard steps only (any other width is refused with a 400, as Wikimedia
-/// refuses it). ``replay(_:)`` serves a recorded answer itself. It records every call with its `User-Agent`.
+/// refuses it). A recorded answer is served as it came (`.json(recorded)`). It records every call with its `User-Agent`.
+///
+/// The answers queued are what each cell's search meets in turn: a geosearch (the nearest files) takes the next one; an
+/// assessed search (CirrusSearch's `nearcoord:` over the assessment categories) reads the same answer's assessed files
+/// without taking it, or takes a fault (a status, no answer) as the call that meets it. ``Answer/files(_:)`` answers
+/// every search from a map of files by what it asks: those within its radius, assessed or nearest first.
 final class StandInCommons: Sendable {
     enum Answer: Sendable {
         case json(String)
@@ -24,6 +29,8 @@ final class StandInCommons: Sendable {
         case oversized
         /// The head and half an answer, then the connection torn down.
         case reset
+        /// Each search answered from these files by what it asks (``filesAnswer(_:query:)``).
+        case files([File])
     }
 
     struct Call: Sendable {
@@ -74,6 +81,10 @@ final class StandInCommons: Sendable {
 
     var endpoint: String { "http://localhost:\(self.port)/w/api.php" }
     var searches: [Call] { self.calls.withLock { $0.filter { $0.path == "/w/api.php" } } }
+    /// The searches for the files nearest a point: one per cell searched that has too few assessed files.
+    var geosearches: [Call] { self.searches.filter { $0.query["generator"] == "geosearch" } }
+    /// The searches for the assessed files within a radius: the first call of every cell's search.
+    var assessedSearches: [Call] { self.searches.filter { $0.query["generator"] == "search" } }
     /// The images downloaded, thumbnails for looks apart.
     var downloads: [Call] { self.calls.withLock { $0.filter { $0.path.hasPrefix("/wikipedia/") && !Self.isLook($0.path) } } }
     /// The thumbnails fetched for looks (``CommonsFile/lookWidth`` px wide).
@@ -149,7 +160,25 @@ final class StandInCommons: Sendable {
         router.get("w/api.php") { request, _ -> Response in
             guard let commons = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             commons.record(request)
-            switch commons.nextAnswer() {
+            let query = request.uri.queryParameters
+            let assessed = query["generator"] == "search"
+            switch assessed ? commons.answerForAssessed() : commons.nextAnswer() {
+            case .files(let files):
+                let text = commons.filesAnswer(files, query: Dictionary(query.map { (String($0.key), String($0.value)) }) { a, _ in a })
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+            case .json(let text) where assessed:
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: Self.assessedOnly(text)))
+                )
+            case .later(let pause, let text) where assessed:
+                try await Task.sleep(for: pause)
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: Self.assessedOnly(text)))
+                )
             case .json(let text):
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
             case .later(let pause, let text):
@@ -278,6 +307,16 @@ final class StandInCommons: Sendable {
         var query = [String: String]()
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         self.calls.withLock { $0.append(Call(path: request.uri.path, query: query, userAgent: request.headers[.userAgent])) }
+    }
+
+    /// What an assessed search meets: the answer the next geosearch will take, left for it, or a fault, taken.
+    private func answerForAssessed() -> Answer {
+        self.answers.withLock { answers in
+            switch answers.first {
+            case .json, .later, .files, nil: answers.first ?? .json("{\"batchcomplete\":true}")
+            default: answers.count > 1 ? answers.removeFirst() : answers[0]
+            }
+        }
     }
 
     private func nextAnswer() -> Answer {

@@ -15,7 +15,10 @@ results, or code 100 (invalid API key), as Flickr does, until mode=normal.
 
 As far away as the real one (for Benchmarks/new_place.py), from the environment: STANDIN_RTT_MS, a round trip paid
 before each answer (and once more for a connection's first request, its handshake); STANDIN_MBPS, megabits a second
-each answer's body is sent at; STANDIN_COMMONS_FILES, files in each Commons answer (3). With Pillow at hand, a Commons
+each answer's body is sent at; STANDIN_COMMONS_FILES, files in each Commons answer (3); STANDIN_COMMONS_ASSESSED, how
+many of them are quality images (0: every place a remote one).
+A Commons search for assessed files (generator=search, CirrusSearch's `nearcoord:` over the assessment categories)
+answers the point's assessed files, in the categories `clcategories` reports; a geosearch answers all its files. With Pillow at hand, a Commons
 thumbnail narrower than its photo is the photo made that wide (as Wikimedia's are); without, the photo itself.
 /stats then also gives "media_most" (media requests ever in flight at once) and "events": [time, kind, key, bytes] for
 each Commons call ("search" keyed by its point, "photo" or "look" by the file's point), times from time.time().
@@ -39,11 +42,12 @@ for data in PHOTOS:  # width, height from the first SOF marker
             SIZES.append((int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")))
             break
         i += 2 + length
-COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_downloads": 0, "commons_looks": 0, "requests": 0,
+COUNTS = {"searches": 0, "downloads": 0, "points": {}, "commons_searches": 0, "commons_geosearches": 0, "commons_assessed": 0, "commons_downloads": 0, "commons_looks": 0, "requests": 0,
           "tracing_headers": [], "media_most": 0, "events": []}
 RTT = float(os.environ.get("STANDIN_RTT_MS", "0")) / 1000
 BYTES_PER_SECOND = float(os.environ.get("STANDIN_MBPS", "0")) * 125_000
 COMMONS_FILES = int(os.environ.get("STANDIN_COMMONS_FILES", "3"))
+COMMONS_ASSESSED = int(os.environ.get("STANDIN_COMMONS_ASSESSED", "0"))
 MEDIA = {"now": 0}
 
 
@@ -155,12 +159,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, body.encode(), "application/json")
         elif url.path == "/w/api.php":
             q = {k: v[0] for k, v in parse_qs(url.query).items()}
+            assessed = q.get("generator") == "search"
+            # The point searched, the same text whichever kind asks: geosearch's "LAT|LON", nearcoord's "Rm,LAT,LON".
+            point = "|".join(q.get("gsrsearch", "").split(" ")[0].split(",")[1:3]) if assessed else q.get("ggscoord", "")
             with LOCK:
                 COUNTS["commons_searches"] += 1
-            seed = int(hashlib.sha1(q.get("ggscoord", "").encode()).hexdigest()[:8], 16)
+                COUNTS["commons_assessed" if assessed else "commons_geosearches"] += 1
+            seed = int(hashlib.sha1(point.encode()).hexdigest()[:8], 16)
             port = self.server.server_address[1]
             pages = []
-            for n in range(COMMONS_FILES):
+            for n in range(COMMONS_ASSESSED if assessed else COMMONS_FILES):
                 pageid = seed % 1000000 * 100 + n
                 # Its photo's own size when thumbnails are made from it; else a camera's, as before.
                 width, height = SIZES[n % len(PHOTOS)] if THUMBNAILS else (4000, 3000)
@@ -175,13 +183,16 @@ class Handler(BaseHTTPRequestHandler):
                 # the thumbnails for denser screens in responsiveUrls, thumbwidth the width asked.
                 campaign = "?utm_source=commons.wikimedia.org&utm_campaign=imageinfo&utm_content="
                 thumb = lambda step: f"{base}/thumb/{n}/{name}/{step}px-{name}{campaign}thumbnail"  # noqa: E731
-                pages.append({"pageid": pageid, "ns": 6, "title": f"File:{name}", "index": n - 1, "imageinfo": [{
+                quality = [{"ns": 14, "title": "Category:Quality images"}] if n < COMMONS_ASSESSED else []
+                pages.append({"pageid": pageid, "ns": 6, "title": f"File:{name}", "index": n - 1, **({"categories": quality} if quality else {}),
+                              "imageinfo": [{
                     "width": width, "height": height, "mime": "image/jpeg", "url": f"{base}/{n}/{name}{campaign}original",
                     "thumburl": thumb(1280), "thumbwidth": 1280, "thumbheight": round(height * 1280 / width),
                     "responsiveUrls": {"1.5": thumb(1920), "2": thumb(3840)},
                     "descriptionurl": f"https://commons.wikimedia.org/wiki/File:{name}",
                     "extmetadata": {k: {"value": v, "source": "commons-desc-page", "hidden": ""} for k, v in meta.items()}}]})
-            body = json.dumps({"batchcomplete": True, "query": {"pages": pages}}).encode()
+            # A search that finds nothing has no "query" at all, as MediaWiki's.
+            body = json.dumps({"batchcomplete": True, **({"query": {"pages": pages}} if pages else {})}).encode()
             self.event("search", seed % 1000000, len(body))
             self.send(200, body, "application/json")
         elif url.path.startswith("/wikipedia/"):

@@ -10,7 +10,7 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     /// How precisely it is placed: 16 a street, 11 a city, 6 a region, 0 unknown (Flickr's scale).
     let accuracy: Int
     /// The source's own order, best first (Flickr's interestingness).
-    let order: Int
+    var order: Int
     /// The largest size offered.
     let width: Int
     let height: Int
