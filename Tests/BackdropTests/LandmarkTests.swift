@@ -123,4 +123,32 @@ struct LandmarkTests {
             #expect(radii == [(Self.cell.reachMetres + 1000).rounded(.up), 10000])
         }
     }
+
+    /// Issue 59, part 2: a remote place of 100 files, none assessed, 8 of them streets and squares, 4 by one uploader
+    /// (the rest buses, sculptures, doors, people and antiquities, nearer the centre): on a phone and a desktop the first
+    /// six variants are views.
+    @Test func whereNothingIsAssessedTheViewsComeFirst() async throws {
+        let centre = Self.cell.centre
+        let files = (0..<100).map { n -> File in
+            var file = File(pageid: 1001 + n)
+            file.name = "Place \(n).jpg"
+            (file.width, file.height) = n % 2 == 0 ? (3000, 4000) : (4000, 3000)
+            file.gps = (centre.latitude + Double(n) * 0.00002, centre.longitude)
+            let subjects = ["Buses in Paris", "Sculptures in the Louvre", "Doors in Paris", "People of Paris", "Antiquities in the Louvre"]
+            file.categories = n >= 92 ? (n % 2 == 0 ? "Streets in Paris|Buses in Paris" : "Squares in Paris") : subjects[n % subjects.count]
+            file.user = n >= 92 ? "Walker \(n % 4)" : "Uploader \(n)"
+            return file
+        }
+        try await CommonsTests.withBackdrop({ _ in [.files(files)] }) { _, client, _ in
+            for (width, height) in [(195, 422), (320, 200)] {
+                var shown = [Int]()
+                for variant in 0..<6 {
+                    let query = "lat=\(centre.latitude)&lon=\(centre.longitude)&width=\(width)&height=\(height)&variant=\(variant)"
+                    let (_, json) = try await CommonsTests.json(client, query)
+                    shown.append(Int((json["photoId"] as? String ?? "").dropFirst("commons-".count)) ?? 0)
+                }
+                #expect(shown.allSatisfy { $0 >= 1093 }, "\(width)x\(height): every variant a street or a square: \(shown)")
+            }
+        }
+    }
 }

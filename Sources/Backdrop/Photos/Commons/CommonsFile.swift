@@ -97,6 +97,7 @@ struct CommonsFile {
             width: width,
             height: height,
             assessment: rank,
+            subject: PhotoSubject.of(categories: categories),
             people: restrictions.contains("personality") ? true : nil,
             taken: exact.flatMap(ShownPhase.seconds)
         )

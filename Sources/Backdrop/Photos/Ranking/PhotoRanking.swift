@@ -16,6 +16,8 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     let height: Int
     /// Human judgement the source records: 3 featured, 2 quality, 1 valued (Commons' assessments); nil none.
     var assessment: Int? = nil
+    /// What it shows (``PhotoSubject``, from Commons' categories): a view of the place or not; nil unknown.
+    var subject: PhotoSubject? = nil
     /// Whether the source says it shows identifiable people (Commons' personality rights).
     var people: Bool? = nil
     /// When it was taken, as seconds on the camera's zone-less clock (``ShownPhase/seconds(_:)``); nil when not exact.
@@ -30,20 +32,22 @@ struct RankingCandidate: Sendable, Codable, Equatable {
 /// deterministic score each, compared term by term:
 /// 1. a panorama (its long side over 2.5 times its short side) only when nothing else is left;
 /// 2. indoors (a setting the photographer said) only when nothing else is left;
-/// 3. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
+/// 3. a view of the place (``PhotoSubject``: views, streets, skylines, landmarks' exteriors), then a photo whose
+///    subject nothing says, then one that is not a view (a sculpture, a bus, a door, a room, a portrait);
+/// 4. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
 ///    neighbouring phase (night and twilight, twilight and golden, golden and day), then (at other times) unknown,
 ///    then two phases away, then the opposite (day at night);
-/// 4. no identifiable people said (Commons' personality rights) over people;
-/// 5. the fit to the screen's class: a cover crop to the class's aspect keeping at least 3/5 of the photo, then at
+/// 5. no identifiable people said (Commons' personality rights) over people;
+/// 6. the fit to the screen's class: a cover crop to the class's aspect keeping at least 3/5 of the photo, then at
 ///    least 2/5, then less (a 3:2 photo keeps 84 % on a 16:9 screen, 67 % on a square one and 37.5 % on a 9:16 one);
-/// 6. large enough: enlarged at most ``largestEnlargement`` times to cover the class's reference screen;
-/// 7. human judgement: featured, then quality, then valued, then none (Commons' assessments);
-/// 8. outdoors said over not said;
-/// 9. placed to a street, a city, a region, or not at all;
-/// 10. the source's own order (Flickr's interestingness), by fifties;
+/// 7. large enough: enlarged at most ``largestEnlargement`` times to cover the class's reference screen;
+/// 8. human judgement: featured, then quality, then valued, then none (Commons' assessments);
+/// 9. outdoors said over not said;
+/// 10. placed to a street, a city, a region, or not at all;
+/// 11. the source's own order (Flickr's interestingness), by fifties;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 7 (topped up to
-/// ``fewestScenes`` from those equal on terms 1 to 6), near-duplicates (photos
+/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 8 (topped up to
+/// ``fewestScenes`` from those equal on terms 1 to 7), near-duplicates (photos
 /// one owner took within ten minutes, or of one look) counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
 /// window's), so a better photo is never rotated out for a worse one: a landscape screen never gets a portrait photo
 /// while a landscape one of the same standing exists. The rest follow in order (the replacements if a photo proves
@@ -62,10 +66,10 @@ struct PhotoRanking: Sendable {
     static let poolSize = 16
     /// Photos one owner took this close together (seconds) are near-duplicates.
     static let burst = 600.0
-    /// The terms the window's rotation keeps equal: panorama, setting, sky, people, fit, size and assessment.
-    static let poolTerms = 7
+    /// The terms the window's rotation keeps equal: panorama, setting, subject, sky, people, fit, size and assessment.
+    static let poolTerms = 8
     /// The fewest scenes a pool takes turns among where the place has them: a pool the best assessment leaves smaller
-    /// is topped up, in rank order, by the photos equal to the best on terms 1 to 6 (all but the assessment).
+    /// is topped up, in rank order, by the photos equal to the best on terms 1 to 7 (all but the assessment).
     static let fewestScenes = 4
     /// A photo's long side over its short side beyond which it is a panorama.
     static let panorama = 2.5
@@ -73,7 +77,7 @@ struct PhotoRanking: Sendable {
     static let largestEnlargement = 2.0
 
     /// The candidates' indices, the chosen one first: window number `window` of place `key` takes its turn in the
-    /// pool (``PhotoChoice``), the best equal on terms 1 to 7, near-duplicates counted once (``isNearDuplicate``).
+    /// pool (``PhotoChoice``), the best equal on terms 1 to 8, near-duplicates counted once (``isNearDuplicate``).
     func choose(_ candidates: [RankingCandidate], key: String, window: Int64) -> [Int] {
         let (first, later, scores) = self.ranked(candidates)
         guard !first.isEmpty else { return [] }
@@ -129,6 +133,7 @@ struct PhotoRanking: Sendable {
         [
             Self.isPanorama(width: candidate.width, height: candidate.height) ? 0 : 1,
             candidate.setting == .indoors ? 0 : 1,
+            (candidate.subject ?? .unknown).rawValue,
             self.skyMatch(candidate.shown),
             candidate.people == true ? 0 : 1,
             self.fit(width: candidate.width, height: candidate.height),
