@@ -20,6 +20,23 @@ struct CommonsTests {
 
     // MARK: - answers read
 
+    /// Issue 59, part 4: an imported file's owner is its author, not the importer; a file its uploader made is the
+    /// uploader's. The denylist still names the uploader.
+    @Test func anImportedFilesOwnerIsItsAuthorNotTheImporter() throws {
+        let own = File(pageid: 1)  // Artist links User:Jean_Photographe, the uploader
+        let imported = (2...7).map { id -> File in
+            var file = File(pageid: id)
+            file.user = "Flickr upload bot"
+            file.artist = #"<a rel="nofollow" class="external text" href="https://www.flickr.com/people/\#(id)">Photographer   \#(id)</a> from Lyon"#
+            return file
+        }
+        let found = try Self.parse([own] + imported)
+        #expect(found.map(\.facts.owner) == ["commons-user:Jean_Photographe"] + (2...7).map { "commons-artist:photographer \($0) from lyon" })
+        #expect(found.dropFirst().allSatisfy { $0.photo.owner == "commons-user:Flickr_upload_bot" }, "the denylist names the uploader")
+        let (first, later, _) = PhotoRanking(phase: .day, shape: .landscape).ranked(found.map(\.facts))
+        #expect(first.count == 7 && later.isEmpty, "six photographers, not one importer's two places")
+    }
+
     @Test func onlyFreeLargeJPEGsAreKeptWithPlainTextCredits() throws {
         var free = File(pageid: 1)
         free.attribution = nil

@@ -89,7 +89,8 @@ struct CommonsFile {
         let outdoors = words.contains { ["exterior", "exteriors", "outdoors", "landscapes", "skylines", "cityscapes", "views"].contains($0) }
         self.facts = RankingCandidate(
             id: self.photo.id,
-            owner: self.photo.owner ?? (artist.isEmpty ? self.photo.id : artist),
+            owner: Self.rankingOwner(uploader: info.user, account: self.photo.owner, artistHTML: meta("Artist"), artist: artist)
+                ?? self.photo.id,
             shown: shown,
             setting: indoors ? .indoors : outdoors ? .outdoors : .unsaid,
             accuracy: position != nil ? 16 : 11,
@@ -105,6 +106,39 @@ struct CommonsFile {
 
     var candidate: CandidatePhoto {
         CandidatePhoto(photo: self.photo, facts: self.facts, thumbnail: self.thumbnail, categories: self.categories)
+    }
+
+    /// Who a file counts as for the per-owner cap and near-duplicate bursts: its uploader's account, unless the file
+    /// was imported, when it is its author (`commons-artist:` and the credit in lower case), so that one importer's
+    /// thousands of photographers (a Flickr import, Geograph's bot) are not one owner. A file is imported when its
+    /// `Artist` links its author on another site (`flickr.com/people/…`, `geograph.org.uk/profile/…`) and neither links
+    /// nor names the uploader; an uploader who spells their own name many ways, with no such link, is still one owner.
+    /// The denylist still names uploaders (``uploader(_:)``).
+    static func rankingOwner(uploader: String?, account: String?, artistHTML: String, artist: String) -> String? {
+        guard !artist.isEmpty, Self.linksElsewhere(artistHTML) else { return account }
+        if let uploader, !uploader.isEmpty {
+            let named = uploader.replacingOccurrences(of: "_", with: " ").lowercased()
+            let linked = artistHTML.replacingOccurrences(of: "_", with: " ").lowercased()
+            if linked.contains("user:" + named) || artist.lowercased().contains(named) { return account }
+        }
+        return "commons-artist:" + String(artist.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(120))
+    }
+
+    /// Whether HTML links a page off Wikimedia's sites.
+    static func linksElsewhere(_ html: String) -> Bool {
+        var rest = html.lowercased()[...]
+        while let found = rest.range(of: "href=") {
+            rest = rest[found.upperBound...].drop { $0 == "\"" || $0 == "'" }
+            let target = rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != ">" }
+            let address = target.hasPrefix("//") ? target.dropFirst(2) : target.drop { $0 != ":" }.dropFirst(3)
+            let host = address.prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != ":" }
+            if target.contains("//"), !host.isEmpty,
+                !["wikimedia.org", "wikipedia.org", "wikidata.org"].contains(where: { host == $0 || host.hasSuffix("." + $0) })
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// The uploader's account as the denylist names it (`commons-user:NAME`, or by number `commons-userid:N`): who a
