@@ -87,7 +87,12 @@ extension PhotoSupply {
         lateLooks: LateLooks
     ) {
         let deny = PhotoDenylist(settings.photos.deny)
-        let stock = StockPhotoSource(folder: URL(fileURLWithPath: settings.photos.stockFolder), limits: settings.images.limits, deny: deny)
+        let stock = StockPhotoSource(
+            folder: URL(fileURLWithPath: settings.photos.stockFolder),
+            extraFolder: settings.photos.extraStockFolder.isEmpty ? nil : URL(fileURLWithPath: settings.photos.extraStockFolder),
+            limits: settings.images.limits,
+            deny: deny
+        )
         let context = PhotoContext(
             clock: clock,
             logger: logger,

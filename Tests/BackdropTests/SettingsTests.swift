@@ -23,8 +23,8 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "commons", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        // server 13, photos 8, render 15, images 3, flickr 13, commons 10, cache 10, cluster 4, telemetry 5
-        #expect(keyCount == 83)
+        // server 13, photos 9, render 15, images 3, flickr 13, commons 10, cache 10, cluster 4, telemetry 5
+        #expect(keyCount == 84)
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {

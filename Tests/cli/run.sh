@@ -75,6 +75,12 @@ mkdir -p "$WORK/empty"
 expect_refusal "empty stock folder refuses to start" "no stock photos" 3 "$BIN" serve --config "$WORK/nostock.json"
 printf '{"photos": {"stockFolder": "%s/missing"}}' "$WORK" > "$WORK/missingstock.json"
 expect_refusal "missing stock folder refuses to start" "does not exist" 3 "$BIN" serve --config "$WORK/missingstock.json"
+# The operator's own photos: a photo whose credit gives no phase stops the start, naming the setting, the file and the field.
+mkdir -p "$WORK/own"
+cp "$ROOT/StockPhotos/016-kite.jpg" "$WORK/own/001-harbour.jpg"
+printf '| 001 | Harbour | Ops | CC BY 4.0 | https://creativecommons.org/licenses/by/4.0/ | https://example.org/h | |\n' > "$WORK/own/CREDITS.md"
+expect_refusal "an operator's photo without a phase refuses to start" "photos.extraStockFolder: 001-harbour.jpg: its phase is missing" 3 \
+    env BACKDROP_EXTRA_STOCK_FOLDER="$WORK/own" "$BIN" serve --config "$ROOT/config.json"
 
 # --- backdrop config: the effective configuration, each key's source, secrets masked
 printf '{"server": {"port": 1111}, "cluster": {"postgresURL": "postgres://u:FILESECRET@db/x"}}' > "$WORK/print.json"

@@ -21,7 +21,8 @@ package struct StockPhotoLibrary: Sendable {
 
     /// Scans `folder`, reads every photo's JPEG header and CREDITS.md; fails, saying why, when the folder is missing,
     /// holds no stock photos, or a photo has no credit or cannot be read as a JPEG within `limits`.
-    package static func load(folder: URL, limits: DecodeLimits = .init()) throws -> StockPhotoLibrary {
+    /// Each photo's id is `idPrefix` and its number (`stock-003`).
+    package static func load(folder: URL, limits: DecodeLimits = .init(), idPrefix: String = "stock-") throws -> StockPhotoLibrary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StockPhotoError("stock photo folder \(folder.path) does not exist")
@@ -50,7 +51,7 @@ package struct StockPhotoLibrary: Sendable {
                 throw StockPhotoError("stock photo \(file.url.lastPathComponent) has no row \(String(format: "%03d", number)) in \(creditsURL.path)")
             }
             let photo = SourcePhoto(
-                id: String(format: "stock-%03d", number),
+                id: idPrefix + String(format: "%03d", number),
                 origin: .stock,
                 attribution: credit.attribution,
                 shown: credit.phase

@@ -9,13 +9,16 @@ import Synchronization
 /// to check it) and kept in memory, so serving a stock photo touches no disk. Denied photos are left out of it.
 package final class StockPhotoSource: Sendable {
     package let folder: URL
+    /// The operator's own photos, checked strictly (``StockPhotoLibrary/loadOperators(folder:limits:)``); nil none.
+    let extraFolder: URL?
     let limits: DecodeLimits
     let deny: PhotoDenylist
     private let loaded: Mutex<StockPhotoLibrary?>
 
-    /// A source whose library ``load()`` reads from `folder`, without the photos `deny` names.
-    package init(folder: URL, limits: DecodeLimits = .init(), deny: PhotoDenylist = PhotoDenylist()) {
+    /// A source whose library ``load()`` reads from `folder` and `extraFolder`, without the photos `deny` names.
+    package init(folder: URL, extraFolder: URL? = nil, limits: DecodeLimits = .init(), deny: PhotoDenylist = PhotoDenylist()) {
         self.folder = folder
+        self.extraFolder = extraFolder
         self.limits = limits
         self.deny = deny
         self.loaded = Mutex(nil)
@@ -26,10 +29,11 @@ package final class StockPhotoSource: Sendable {
     @discardableResult
     func load() async throws -> StockPhotoLibrary {
         if let library = self.loaded.withLock({ $0 }) { return library }
-        let (folder, limits, deny) = (self.folder, self.limits, self.deny)
+        let (folder, extra, limits, deny) = (self.folder, self.extraFolder, self.limits, self.deny)
         let library = try await NIOThreadPool.singleton.runIfActive {
-            let all = try StockPhotoLibrary.load(folder: folder, limits: limits)
-            return StockPhotoLibrary(entries: all.entries.filter { !deny.denies($0.photo) })
+            let shipped = try StockPhotoLibrary.load(folder: folder, limits: limits)
+            let own = try extra.map { try StockPhotoLibrary.loadOperators(folder: $0, limits: limits) }
+            return StockPhotoLibrary(entries: (shipped.entries + (own?.entries ?? [])).filter { !deny.denies($0.photo) })
         }
         guard !library.entries.isEmpty else {
             throw StockPhotoError("photos.deny names every stock photo in \(folder.path): at least one must stay to fall back on")

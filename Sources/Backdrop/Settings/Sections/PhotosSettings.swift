@@ -2,6 +2,9 @@ extension Settings {
     /// `photos`: where photos come from and how long a cell keeps one.
     package struct Photos: Sendable, Equatable {
         package var stockFolder = "StockPhotos"
+        /// The operator's own photos, joining the stock library (``StockPhotoLibrary/loadOperators(folder:limits:)``);
+        /// empty: none.
+        package var extraStockFolder = ""
         package var geohashPrecision = 5
         /// Length of the window during which a cell keeps its photo. A whole number of seconds, not a `Duration`: it is
         /// the unit of the cell-window arithmetic (a window's number is Unix time divided by it).
@@ -29,6 +32,12 @@ extension Settings.Photos: SettingsSection {
 
     mutating func read(_ section: inout SectionReader) throws {
         self.stockFolder = try section.folder("stockFolder", default: self.stockFolder, env: "BACKDROP_STOCK_FOLDER")
+        self.extraStockFolder = try section.folder(
+            "extraStockFolder",
+            default: self.extraStockFolder,
+            env: "BACKDROP_EXTRA_STOCK_FOLDER",
+            emptyTurnsOff: true
+        )
         self.geohashPrecision = try section.int("geohashPrecision", default: self.geohashPrecision, in: 1...12)
         self.windowSeconds = try section.int("windowSeconds", default: self.windowSeconds, in: 60...86400)
         self.sources = try section.list("sources", default: self.sources, env: ["BACKDROP_PHOTO_SOURCES"], show: \.rawValue) { names in
