@@ -124,17 +124,13 @@ struct CommonsFile {
         return "commons-artist:" + String(artist.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(120))
     }
 
-    /// Whether HTML links a page off Wikimedia's sites.
+    /// Whether HTML links a page off Wikimedia's sites (an `href` that ``WebURL`` reads, on another host).
     static func linksElsewhere(_ html: String) -> Bool {
-        var rest = html.lowercased()[...]
-        while let found = rest.range(of: "href=") {
+        var rest = html[...]
+        while let found = rest.range(of: "href=", options: .caseInsensitive) {
             rest = rest[found.upperBound...].drop { $0 == "\"" || $0 == "'" }
             let target = rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != ">" }
-            let address = target.hasPrefix("//") ? target.dropFirst(2) : target.drop { $0 != ":" }.dropFirst(3)
-            let host = address.prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != ":" }
-            if target.contains("//"), !host.isEmpty,
-                !["wikimedia.org", "wikipedia.org", "wikidata.org"].contains(where: { host == $0 || host.hasSuffix("." + $0) })
-            {
+            if let url = WebURL(String(target)), !["wikimedia.org", "wikipedia.org", "wikidata.org"].contains(where: url.isOn) {
                 return true
             }
         }

@@ -5,12 +5,10 @@
 /// museum objects, food, vehicles, shop fronts, doors, signs, interiors, people, animals, documents…) after every view
 /// of the same standing, and a photo none of whose categories says either in between. A category without that
 /// structure (a proper name: "Eiffel Tower", "Buses Hill") says nothing; nor does a head in neither table.
-enum PhotoSubject: Int, Sendable, Codable, Comparable {
+enum PhotoSubject: Int, Sendable, Codable {
     case notView = 0
     case unknown = 1
     case view = 2
-
-    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     /// The subject of a file with these categories (lower case or not): a view when any names one, else not a view when
     /// any names such a subject, else unknown.
@@ -39,22 +37,16 @@ enum PhotoSubject: Int, Sendable, Codable, Comparable {
 
     static let namedWhenSingular: Set<String> = ["statue", "bust", "sculpture", "monument", "memorial"]
 
-    /// The table's verdict on a head noun, singular or plural (`buses`, `churches`, `galleries`, `people`).
+    /// The table's verdict on a head noun, singular or plural (`buses`, `churches`, `antiquities`, `people`).
     static func kind(_ head: String) -> PhotoSubject? {
-        for form in Self.singulars(head) {
-            if Self.views.contains(form) { return .view }
-            if Self.notViews.contains(form) { return .notView }
-        }
+        if Self.viewForms.contains(head) { return .view }
+        if Self.notViewForms.contains(head) { return .notView }
         return nil
     }
 
-    private static func singulars(_ word: String) -> [String] {
-        var forms = [word]
-        if word.hasSuffix("ies") { forms.append(String(word.dropLast(3)) + "y") }
-        if word.hasSuffix("es") { forms.append(String(word.dropLast(2))) }
-        if word.hasSuffix("s") { forms.append(String(word.dropLast())) }
-        return forms
-    }
+    /// The tables' words in every form the kept-out list matches (``KeptOut/forms(_:)``: plurals by English rules).
+    private static let viewForms = Set(Self.views.flatMap(KeptOut.forms))
+    private static let notViewForms = Set(Self.notViews.flatMap(KeptOut.forms))
 
     /// The words that join a subject to a place, a time or an owner.
     static let joins: Set<String> = [
