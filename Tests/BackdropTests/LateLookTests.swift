@@ -133,18 +133,20 @@ struct LateLookTests {
         let candidates = try CommonsTests.parse(Self.files)
         var previous = Array(candidates.prefix(2))
         previous[0].facts.look = LookHash(bits: 1)
+        previous[0].facts.interest = CropInterest(portrait: 0.5, square: 0.7, landscape: 0.9)
         previous[0].facts.lookFrom = 1_900_001
         let thumbnails = Thumbnails()
         // Four thumbnails made in this process beside the whole suite took over 30 s once (the suite's first three minutes
         // hold both threads): the bounds are not tested here.
         let looks = CandidateLooks(downloader: thumbnails, idle: .seconds(600), budget: .seconds(600))
         let (known, pending) = await looks.known(candidates, previous: previous)
-        #expect(known[0].facts.look == LookHash(bits: 1) && known[0].facts.lookFrom == nil && pending)
+        #expect(known[0].facts.look == LookHash(bits: 1) && known[0].facts.interest?.square == 0.7)
+        #expect(known[0].facts.lookFrom == nil && pending)
         #expect(known.dropFirst().allSatisfy { $0.facts.look == nil } && thumbnails.asked.withLock { $0.isEmpty })
         let fetched = await looks.missing(known)
         #expect(fetched.map(\.0).sorted() == [1, 2, 3, 4] && thumbnails.asked.withLock { $0.count } == 4)
         var all = known
-        for (index, look) in fetched { all[index].facts.look = look }
+        for (index, reading) in fetched { (all[index].facts.look, all[index].facts.interest) = (reading.look, reading.interest) }
         let (again, left) = await looks.known(candidates, previous: [])
         #expect(!left || again.filter { $0.facts.look != nil }.count == 4, "the memo holds what was fetched")
         #expect(await looks.known(all, previous: []).pending == false)

@@ -170,7 +170,7 @@ def traces(binary, output):
             rank = by_name.get("photo.rank", {}).get("attributes", {})
             check("the ranking says the sky at the place, how many it ranked, and the chosen photo's score (no coordinates)",
                   rank.get("backdrop.sun.phase") in ("night", "twilight", "golden", "day") and rank.get("backdrop.photo.candidates", 0) > 0
-                  and all(len(str(rank.get(f"backdrop.photo.score.{shape}", "")).split(",")) == 11 for shape in ("portrait", "square", "landscape")),
+                  and all(len(str(rank.get(f"backdrop.photo.score.{shape}", "")).split(",")) == 13 for shape in ("portrait", "square", "landscape")),
                   json.dumps(rank))
 
             before = len(collector.snapshot())

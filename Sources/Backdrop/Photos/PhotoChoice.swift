@@ -26,6 +26,26 @@ enum PhotoChoice {
         return order[step]
     }
 
+    /// The position in a pool of `count` whose first `favoured` (a best tier, topped up by the rest) show twice as
+    /// often as the rest: a pass shows half the rest, each favoured photo, the other half and each favoured photo again,
+    /// each part in an order shuffled for the place and pass, so consecutive windows always differ (a pass ends with a
+    /// favoured photo and begins with another). Without both kinds, or with two photos, ``index(key:window:count:)``.
+    static func index(key: String, window: Int64, count: Int, favoured: Int) -> Int {
+        let rest = count - favoured
+        guard favoured > 0, rest > 0, count > 2 else { return self.index(key: key, window: window, count: count) }
+        let length = Int64(2 * favoured + rest)
+        let step = Int((window % length + length) % length)
+        let pass = (window - Int64(step)) / length
+        let best = Self.shuffled(favoured, key: "\(key)/favoured", pass: pass)
+        var again = Self.shuffled(favoured, key: "\(key)/again", pass: pass)
+        let others = Self.shuffled(rest, key: "\(key)/rest", pass: pass).map { $0 + favoured }
+        let half = (rest + 1) / 2
+        // One of the rest alone: the second showing follows the first at once, so it must not begin with the first's last.
+        if rest == 1, again[0] == best[favoured - 1] { again.swapAt(0, 1) }
+        let order = others[..<half] + best + others[half...] + again
+        return order[step]
+    }
+
     /// 0 ..< `count` in the order of a Fisher–Yates shuffle seeded by `key` and `pass` (SplitMix64).
     static func shuffled(_ count: Int, key: String, pass: Int64) -> [Int] {
         var state = StableHash.of("\(key)/pass/\(pass)")

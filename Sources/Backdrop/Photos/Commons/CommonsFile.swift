@@ -100,7 +100,8 @@ struct CommonsFile {
             assessment: rank,
             subject: PhotoSubject.of(categories: categories),
             people: restrictions.contains("personality") ? true : nil,
-            taken: exact.flatMap(ShownPhase.seconds)
+            taken: exact.flatMap(ShownPhase.seconds),
+            distance: position.map { Geohash.metres(from: cell.centre, to: $0.pair) }
         )
     }
 

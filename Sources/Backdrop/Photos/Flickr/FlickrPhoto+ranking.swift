@@ -17,7 +17,11 @@ extension RankingCandidate {
             order: facts.order,
             width: facts.originalWidth ?? largest?.width ?? 0,
             height: facts.originalHeight ?? largest?.height ?? 0,
-            taken: facts.exactTaken.flatMap(ShownPhase.seconds)
+            taken: facts.exactTaken.flatMap(ShownPhase.seconds),
+            interestingness: facts.order,
+            distance: facts.latitude.flatMap { latitude in
+                facts.longitude.map { Geohash.metres(from: centre, to: (latitude, $0)) }
+            }
         )
     }
 }

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The looks (``LookHash``) of a search's candidates that can take a turn in a pool, from their sources' thumbnails
-/// (about 100 px, a few kB each), so that the ranking counts copies of one scene by different owners as one photo
-/// (``PhotoRanking/isNearDuplicate(_:_:)``).
+/// The looks (``LookHash``) and crops' interest (``CropInterest``) of a search's candidates that can take a turn in a
+/// pool, from their sources' thumbnails (about 100 px, a few kB each), so that the ranking counts copies of one scene by
+/// different owners as one photo (``PhotoRanking/isNearDuplicate(_:_:)``) and judges a crop by what it keeps.
 ///
 /// A search takes the looks already known at once (``known(_:previous:)``: hashed before, or kept with the cell's
 /// earlier results, since a photo's look does not change); the rest are fetched after the first answer (``LateLooks``,
@@ -14,8 +14,8 @@ import Synchronization
 /// own, as before looks.
 struct CandidateLooks: Sendable {
     let downloader: any ImageDownloading
-    /// Looks by thumbnail URL.
-    let memo: MemoryLRU<String, LookHash>
+    /// What each thumbnail (by URL) showed.
+    let memo: MemoryLRU<String, ThumbnailReading>
 
     static let limit = 64
     /// The most bytes a thumbnail may take: a 120-px JPEG is about 5 kB.
@@ -40,15 +40,20 @@ struct CandidateLooks: Sendable {
     /// `candidates` with the looks already known of those that can enter a pool (from the memo, or from `previous`: the
     /// cell's earlier results), no thumbnail fetched; and whether some of them still lack one.
     func known(_ candidates: [CandidatePhoto], previous: [CandidatePhoto]) async -> (candidates: [CandidatePhoto], pending: Bool) {
-        var kept = [String: LookHash]()
-        for candidate in previous { if let url = candidate.thumbnail, let look = candidate.facts.look { kept[url] = look } }
+        var kept = [String: ThumbnailReading]()
+        for candidate in previous {
+            if let url = candidate.thumbnail, let look = candidate.facts.look, let interest = candidate.facts.interest {
+                kept[url] = ThumbnailReading(look: look, interest: interest)
+            }
+        }
         var result = candidates
         var pending = false
         for index in Self.poolCandidates(candidates.map(\.facts)) {
             guard let url = candidates[index].thumbnail, candidates[index].facts.look == nil else { continue }
             let remembered = await self.memo.cached(url)
-            if let look = kept[url] ?? remembered {
-                result[index].facts.look = look
+            if let reading = kept[url] ?? remembered {
+                result[index].facts.look = reading.look
+                result[index].facts.interest = reading.interest
                 result[index].facts.lookFrom = nil  // known when the results are published: it counts at once
             } else {
                 pending = true
@@ -57,8 +62,8 @@ struct CandidateLooks: Sendable {
         return (result, pending)
     }
 
-    /// The looks (by candidate index) fetched for the candidates that can enter a pool and have none yet.
-    func missing(_ candidates: [CandidatePhoto]) async -> [(Int, LookHash)] {
+    /// The readings (by candidate index) fetched for the candidates that can enter a pool and have no look yet.
+    func missing(_ candidates: [CandidatePhoto]) async -> [(Int, ThumbnailReading)] {
         let wanted = Self.poolCandidates(candidates.map(\.facts)).compactMap { index in
             candidates[index].facts.look == nil ? candidates[index].thumbnail.map { (index, $0) } : nil
         }
@@ -66,14 +71,16 @@ struct CandidateLooks: Sendable {
     }
 
     /// The candidates (indices) that can take a turn in some pool: for each sky and class of screen, those of the
-    /// ranking's best equal on the pool's terms, up to ``perPool`` each; at most ``limit`` in all, in that order.
+    /// ranking's best equal on the terms above the crop's quality (which the thumbnail measures), up to ``perPool``
+    /// each; at most ``limit`` in all, in that order.
     static func poolCandidates(_ facts: [RankingCandidate]) -> [Int] {
         var chosen = [Int]()
         var seen = Set<Int>()
         for phase in [SunPhase.day, .night, .dusk, .twilight] {
             for shape in ScreenShape.allCases {
                 let (first, _, scores) = PhotoRanking(phase: phase, shape: shape).ranked(facts)
-                for index in PhotoRanking.contenders(first, scores: scores).prefix(Self.perPool) where seen.insert(index).inserted {
+                for index in PhotoRanking.contenders(first, scores: scores, terms: Self.judgedBefore).prefix(Self.perPool)
+                where seen.insert(index).inserted {
                     chosen.append(index)
                 }
             }
@@ -83,11 +90,11 @@ struct CandidateLooks: Sendable {
 
     /// The looks of the thumbnails that arrive, ``parallel`` at a time, until none has come for ``idle`` or ``budget``
     /// has passed.
-    private func fetch(_ thumbnails: [(Int, String)]) async -> [(Int, LookHash)] {
+    private func fetch(_ thumbnails: [(Int, String)]) async -> [(Int, ThumbnailReading)] {
         guard !thumbnails.isEmpty else { return [] }
         let end = ContinuousClock.now + self.budget
         let lastCame = LastArrival()
-        return await withTaskGroup(of: (Int, LookHash?)?.self) { group in
+        return await withTaskGroup(of: (Int, ThumbnailReading?)?.self) { group in
             group.addTask {
                 while !Task.isCancelled {
                     let due = min(end, lastCame.time + self.idle)
@@ -102,7 +109,7 @@ struct CandidateLooks: Sendable {
                 group.addTask { (index, await self.look(url)) }
             }
             for _ in 0..<Self.parallel { start() }
-            var looks = [(Int, LookHash)]()
+            var looks = [(Int, ThumbnailReading)]()
             var running = min(Self.parallel, thumbnails.count)
             while running > 0, let next = await group.next() {
                 guard let (index, look) = next else { break }
@@ -119,16 +126,26 @@ struct CandidateLooks: Sendable {
         }
     }
 
-    /// The look of the thumbnail at `url`, nil when it cannot be had.
-    private func look(_ url: String) async -> LookHash? {
+    /// What the thumbnail at `url` shows, nil when it cannot be had.
+    private func look(_ url: String) async -> ThumbnailReading? {
         try? await self.memo.value(for: url) {
             let bytes = try await self.downloader.download(url)
-            return LookHash(try ImageDecoder.decode(bytes, covering: nil, limits: Self.limits))
+            let image = try ImageDecoder.decode(bytes, covering: nil, limits: Self.limits)
+            return ThumbnailReading(look: LookHash(image), interest: CropInterest(image))
         }
     }
 
+    /// The ranking's terms above the crop's quality (``PhotoRanking/score(_:)``): panorama to the source's judgement.
+    static let judgedBefore = Array(0..<7)
+
     /// A thumbnail is small: anything much larger is not one.
     static let limits = DecodeLimits(maxPixels: 1 << 20, maxDecoderMemory: 16 << 20, maxProgressiveScans: 20)
+}
+
+/// What a thumbnail showed: the photo's look and its crops' interest.
+struct ThumbnailReading: Sendable, Hashable {
+    let look: LookHash
+    let interest: CropInterest
 }
 
 /// When the last thumbnail came, read by the fetch's timer.

@@ -47,7 +47,9 @@ package struct CellChoice: Sendable, Equatable {
         let facts = allowed.map { candidate in
             var facts = candidate.facts
             if people.contains(candidate.photo.id) { facts.people = true }
-            if let from = facts.lookFrom, window.index < from { facts.look = nil }  // it came after this window's photo
+            if let from = facts.lookFrom, window.index < from {
+                (facts.look, facts.interest) = (nil, nil)  // they came after this window's photo
+            }
             return facts
         }
         var orders = [ScreenShape: [SourcePhoto]]()

@@ -16,8 +16,9 @@ extension NearbyPhotoSource {
         guard var results = await self.heldResults(key), results.looksPending else { return }
         let looks = await self.looks.missing(results.candidates)
         let from = CellResults.looksCount(from: self.context.clock.now(), windowSeconds: windowSeconds)
-        for (index, look) in looks {
-            results.candidates[index].facts.look = look
+        for (index, reading) in looks {
+            results.candidates[index].facts.look = reading.look
+            results.candidates[index].facts.interest = reading.interest
             results.candidates[index].facts.lookFrom = from
         }
         results.looksPending = false

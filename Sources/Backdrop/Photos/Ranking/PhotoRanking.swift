@@ -24,34 +24,44 @@ struct RankingCandidate: Sendable, Codable, Equatable {
     var taken: Double? = nil
     /// Its look (``LookHash``) from the source's thumbnail, nil when none was fetched.
     var look: LookHash? = nil
-    /// The first window whose ranking counts the look (``CellResults``); nil: every window's.
+    /// How much of its interest each class's crop keeps, read with its look; nil: judged by its area kept.
+    var interest: CropInterest? = nil
+    /// The first window whose ranking counts the look and the interest (``CellResults``); nil: every window's.
     var lookFrom: Int64? = nil
+    /// Its place in the source's judgement of quality, best first (Flickr's interestingness); nil when the source's
+    /// order says only where a photo is (Commons: assessed, then nearest).
+    var interestingness: Int? = nil
+    /// How far it was taken from the place (the cell's centre), in metres; nil when not placed.
+    var distance: Double? = nil
 }
 
-/// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process: one
-/// deterministic score each, compared term by term:
+/// The order of a cell's candidates for a moment and a class of screen (``ScreenShape``), the same in every process,
+/// as a photo editor would set it: one deterministic score each, compared term by term:
 /// 1. a panorama (its long side over 2.5 times its short side) only when nothing else is left;
 /// 2. indoors (a setting the photographer said) only when nothing else is left;
 /// 3. a view of the place (``PhotoSubject``: views, streets, skylines, landmarks' exteriors), then a photo whose
 ///    subject nothing says, then one that is not a view (a sculpture, a bus, a door, a room, a portrait);
-/// 4. the sky it shows against the sky at the place now (``SunPhase``): the same, then (by day) unknown, then a
-///    neighbouring phase (night and twilight, twilight and golden, golden and day), then (at other times) unknown,
-///    then two phases away, then the opposite (day at night);
-/// 5. no identifiable people said (Commons' personality rights) over people;
-/// 6. the fit to the screen's class: a cover crop to the class's aspect keeping at least 3/5 of the photo, then at
-///    least 2/5, then less (a 3:2 photo keeps 84 % on a 16:9 screen, 67 % on a square one and 37.5 % on a 9:16 one);
-/// 7. large enough: enlarged at most ``largestEnlargement`` times to cover the class's reference screen;
-/// 8. human judgement: featured, then quality, then valued, then none (Commons' assessments);
-/// 9. outdoors said over not said;
-/// 10. placed to a street, a city, a region, or not at all;
-/// 11. the source's own order (Flickr's interestingness), by fifties;
+/// 4. no identifiable people said (Commons' personality rights, or faces found) over people;
+/// 5. the sky it shows against the sky at the place now (``SunPhase``), in bands: the same or a neighbouring phase
+///    (night and twilight, twilight and golden, golden and day; by day, a photo whose sky nothing says), then two
+///    phases away (at other times, a photo whose sky nothing says, mostly a daytime one), then the opposite;
+/// 6. human judgement: featured, then quality, then valued, then none (Commons' assessments);
+/// 7. the source's judgement, by fifties (Flickr's interestingness);
+/// 8. the crop's quality on the screen's class (``fit(_:)``): the share of the photo's interest (``CropInterest``, on
+///    its thumbnail) or, unread, of its area that a cover crop keeps: at least 3/5, at least 2/5, less;
+/// 9. large enough: enlarged at most ``largestEnlargement`` times to cover the class's reference screen;
+/// 10. the exact sky within its band: the same phase, then (by day) unknown, then a neighbouring one; two away after
+///     unknown;
+/// 11. outdoors said over not said;
+/// 12. nearer the place, by ``distanceStep``s (unplaced last);
+/// 13. placed to a street, a city, a region, or not at all;
 /// then the source's order and the id. No owner takes more than ``perOwner`` places before every other owner's photos.
-/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 8 (topped up to
-/// ``fewestScenes`` from those equal on terms 1 to 7), near-duplicates (photos
-/// one owner took within ten minutes, or of one look) counted as one (``PhotoChoice``: every photo of the pool before any repeats, never the previous
-/// window's), so a better photo is never rotated out for a worse one: a landscape screen never gets a portrait photo
-/// while a landscape one of the same standing exists. The rest follow in order (the replacements if a photo proves
-/// unusable).
+/// The window then takes its turn among the best (up to ``poolSize``) equal on terms 1 to 9, topped up to
+/// ``fewestScenes`` from the next (equal on terms 1 to 5 and 9, a crop keeping at least 2/5 or no worse), the best
+/// shown twice as often (``PhotoChoice``); near-duplicates (photos one owner took within ten minutes, or of one look)
+/// counted as one: every photo of the pool before any repeats, never the previous window's. So a better photo is never
+/// rotated out for a worse one, and a phone gets a landscape photo that keeps under 2/5 of its interest only when it is
+/// better judged than every portrait. The rest follow in order (the replacements if a photo proves unusable).
 struct PhotoRanking: Sendable {
     let phase: SunPhase
     let shape: ScreenShape
@@ -66,40 +76,51 @@ struct PhotoRanking: Sendable {
     static let poolSize = 16
     /// Photos one owner took this close together (seconds) are near-duplicates.
     static let burst = 600.0
-    /// The terms the window's rotation keeps equal: panorama, setting, subject, sky, people, fit, size and assessment.
-    static let poolTerms = 8
-    /// The fewest scenes a pool takes turns among where the place has them: a pool the best assessment leaves smaller
-    /// is topped up, in rank order, by the photos equal to the best on terms 1 to 7 (all but the assessment).
+    /// The terms the window's rotation keeps equal: panorama, setting, subject, people, sky band, assessment, the
+    /// source's judgement, crop and size.
+    static let poolTerms = Array(0..<9)
+    /// The terms a pool's top-up keeps equal to the best's: all of ``poolTerms`` but the judgements and the crop, which
+    /// keeps at least 2/5 (or is no worse than the best's).
+    static let topUpTerms = [0, 1, 2, 3, 4, 8]
+    /// The crop's term (``fit(_:)``).
+    static let cropTerm = 7
+    /// The fewest scenes a pool takes turns among where the place has them: a pool the best tier leaves smaller is
+    /// topped up, in rank order, by the photos equal to the best on ``topUpTerms``, and the best tier shown twice as
+    /// often as they are.
     static let fewestScenes = 4
     /// A photo's long side over its short side beyond which it is a panorama.
     static let panorama = 2.5
     /// The most a photo is enlarged to cover the class's reference screen while a larger one of the same standing exists.
     static let largestEnlargement = 2.0
+    /// Distances to the place within one step of this many metres count as the same.
+    static let distanceStep = 250.0
 
     /// The candidates' indices, the chosen one first: window number `window` of place `key` takes its turn in the
-    /// pool (``PhotoChoice``), the best equal on terms 1 to 8, near-duplicates counted once (``isNearDuplicate``).
+    /// pool (``PhotoChoice``), the best equal on ``poolTerms``, near-duplicates counted once (``isNearDuplicate``).
     func choose(_ candidates: [RankingCandidate], key: String, window: Int64) -> [Int] {
         let (first, later, scores) = self.ranked(candidates)
         guard !first.isEmpty else { return [] }
         var pool = [Int]()
-        func take(_ indices: ArraySlice<Int>, upTo size: Int) {
+        func take(_ indices: [Int], upTo size: Int) {
             for index in indices where !pool.contains(index) {
                 guard pool.count < size else { break }
                 if !pool.contains(where: { Self.isNearDuplicate(candidates[$0], candidates[index]) }) { pool.append(index) }
             }
         }
         take(Self.contenders(first, scores: scores), upTo: Self.poolSize)
-        // Assessment alone never makes a pool of one: one edit of a page's categories would hold every window.
-        take(Self.contenders(first, scores: scores, terms: Self.poolTerms - 1), upTo: Self.fewestScenes)
-        let pick = pool[PhotoChoice.index(key: key, window: window, count: pool.count)]
+        let best = pool.count
+        // One featured photo never makes a pool of one: one edit of a page's categories would hold every window.
+        let crop = min(scores[first[0]][Self.cropTerm], 1)
+        take(Self.contenders(first, scores: scores, terms: Self.topUpTerms).filter { scores[$0][Self.cropTerm] >= crop }, upTo: Self.fewestScenes)
+        let pick = pool[PhotoChoice.index(key: key, window: window, count: pool.count, favoured: best)]
         return [pick] + (first + later).filter { $0 != pick }
     }
 
     /// The candidates that may take a turn in the pool: those of `first` (``ranked(_:)``'s order) equal to the best on
-    /// terms 1 to ``poolTerms``, best first, near-duplicates and all.
-    static func contenders(_ first: [Int], scores: [[Int]], terms: Int = Self.poolTerms) -> ArraySlice<Int> {
+    /// `terms` (``poolTerms``), best first, near-duplicates and all.
+    static func contenders(_ first: [Int], scores: [[Int]], terms: [Int] = Self.poolTerms) -> [Int] {
         guard let best = first.first else { return [] }
-        return first.prefix { scores[$0].prefix(terms) == scores[best].prefix(terms) }
+        return first.filter { index in terms.allSatisfy { scores[index][$0] == scores[best][$0] } }
     }
 
     /// One scene, one turn: two photos one owner took within ``burst`` seconds of each other by the camera's clock, or
@@ -130,27 +151,38 @@ struct PhotoRanking: Sendable {
 
     /// The score's terms, each higher for better (see the type's summary).
     func score(_ candidate: RankingCandidate) -> [Int] {
-        [
+        let sky = self.skyMatch(candidate.shown)
+        return [
             Self.isPanorama(width: candidate.width, height: candidate.height) ? 0 : 1,
             candidate.setting == .indoors ? 0 : 1,
             (candidate.subject ?? .unknown).rawValue,
-            self.skyMatch(candidate.shown),
             candidate.people == true ? 0 : 1,
-            self.fit(width: candidate.width, height: candidate.height),
-            self.shape.enlargement(width: candidate.width, height: candidate.height) <= Self.largestEnlargement ? 1 : 0,
+            sky >= 4 ? 2 : sky >= 1 ? 1 : 0,
             candidate.assessment ?? 0,
+            candidate.interestingness.map { -($0 / 50) } ?? 0,
+            self.fit(candidate),
+            self.shape.enlargement(width: candidate.width, height: candidate.height) <= Self.largestEnlargement ? 1 : 0,
+            sky,
             candidate.setting == .outdoors ? 1 : 0,
+            candidate.distance.map { -Int(total: ($0 / Self.distanceStep).rounded(.down)) } ?? Int(Int32.min),
             candidate.accuracy >= 15 ? 3 : candidate.accuracy >= 11 ? 2 : candidate.accuracy >= 6 ? 1 : 0,
-            -(candidate.order / 50),
         ]
     }
 
-    /// How well a `width` x `height` photo fits the screen's class: 2 when a cover crop keeps at least 3/5 of it, 1 at
-    /// least 2/5, else 0.
-    func fit(width: Int, height: Int) -> Int {
-        let kept = self.shape.kept(width: width, height: height)
-        return kept >= 0.6 ? 2 : kept >= 0.4 ? 1 : 0
+    /// The crop's quality for a candidate on the screen's class: its interest kept (``CropInterest``) when its thumbnail
+    /// was read, else its area kept (``fit(width:height:)``'s measure).
+    func fit(_ candidate: RankingCandidate) -> Int {
+        Self.fit(kept: candidate.interest?.kept(self.shape) ?? self.shape.kept(width: candidate.width, height: candidate.height))
     }
+
+    /// How well a `width` x `height` photo fits the screen's class by its area: a cover crop keeps at least 3/5 of it,
+    /// at least 2/5, or less.
+    func fit(width: Int, height: Int) -> Int {
+        Self.fit(kept: self.shape.kept(width: width, height: height))
+    }
+
+    /// 2 for a crop that keeps at least 3/5, 1 at least 2/5, else 0.
+    static func fit(kept: Double) -> Int { kept >= 0.6 ? 2 : kept >= 0.4 ? 1 : 0 }
 
     static func isPanorama(width: Int, height: Int) -> Bool {
         Double(max(width, height)) > Self.panorama * Double(max(1, min(width, height)))
