@@ -4,8 +4,8 @@
 usage: Tools/make_stock_photos.py SOURCES_DIR STOCKPHOTOS_DIR [--quality Q]
 
 - 006 and 007 are ../shared/stock-photo-sources/ (1080x1920 crops of the Lomiri wallpapers), copied byte for byte.
-- 009 to 011 are 9:16 portraits cropped from `plasma-workspace-wallpapers` at the originals' own scale (900x1600 out of
-  2560x1600: no enlarging).
+- 009 to 011, 023 and 024 are 9:16 portraits cropped at the originals' own scale (no enlarging): 900x1600 out of
+  `plasma-workspace-wallpapers`' 2560x1600, 720x1280 out of `mate-backgrounds`' 1920x1280 Storm.
 - 012 on are cropped here from `lomiri-wallpapers-16.04`, `plasma-workspace-wallpapers` and `mate-backgrounds`
   (fetched with `apt-get download`): a landscape keeps its original's aspect (3:2, 4:3 or 16:10), at most 2400 px wide;
   a portrait is a 9:16 crop at 1080x1920, made only where the original is at least 1920 px high (no enlarging).
@@ -43,14 +43,17 @@ CROPS = [
     (20, "evening-glow-landscape", "plasma-workspace-wallpapers", "usr/share/wallpapers/EveningGlow/contents/images/2560x1600.jpg", "landscape", None),
     (21, "summer-1am-landscape", "plasma-workspace-wallpapers", "usr/share/wallpapers/summer_1am/contents/images/2560x1600.jpg", "landscape", None),
     (22, "darkest-hour-landscape", "plasma-workspace-wallpapers", "usr/share/wallpapers/DarkestHour/contents/images/2560x1600.jpg", "landscape", None),
+    (23, "kite-portrait", "plasma-workspace-wallpapers", "usr/share/wallpapers/Kite/contents/images/2560x1600.jpg", "portrait-native", 1250),
+    (24, "storm-portrait", "mate-backgrounds", "usr/share/backgrounds/mate/nature/Storm.jpg", "portrait-native", 360),
 ]
 COPIED = ["006-sunset_by_Aitzol_Berasategi.jpg", "007-seeding_by_Clements_Engelhardt.jpg"]
 
 
 def make(image, kind, left):
     width, height = image.size
-    if kind == "portrait-native":  # 900x1600 at the original's scale
-        return image.crop((left, 0, left + 900, 1600)), 92
+    if kind == "portrait-native":  # 9:16 at the original's scale, `left` px from its left edge
+        crop = round(height * 9 / 16)
+        return image.crop((left, 0, left + crop, height)), 92
     if kind == "landscape":
         if width > 2400:
             image = image.resize((2400, round(height * 2400 / width)), Image.LANCZOS)
