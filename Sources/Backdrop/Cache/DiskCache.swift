@@ -238,10 +238,22 @@ actor DiskCache {
     /// Creates `subfolder` (and the cache folder, if it has gone) and remembers it; false when it cannot be made.
     @discardableResult
     private func makeSubfolder(_ subfolder: String) -> Bool {
+        if !FileManager.default.fileExists(atPath: self.folder.path) { self.forgetVanishedFolder() }
         guard (try? FileManager.default.createDirectory(at: self.layout.url(of: subfolder), withIntermediateDirectories: true)) != nil
         else { return false }
         self.subfolders.insert(subfolder)
         return true
+    }
+
+    /// The cache folder was removed under the service: its files are gone, their blocks freed once nothing holds them.
+    /// Every entry is forgotten and every file held open for sending released (a write into a new subfolder would
+    /// otherwise recreate the folder without noticing), and the subfolders are made again as needed.
+    private func forgetVanishedFolder() {
+        for key in self.index.entries.map(\.key) { self.drop(key) }
+        self.handedOut.revokeAll()
+        self.subfolders = []
+        self.publishBytes()
+        self.logger.notice("cache folder vanished: its entries are forgotten", metadata: ["folder": "\(self.folder.path)"])
     }
 
     private func add(_ key: String, _ item: IndexEntry, asOldest: Bool = false) {
