@@ -48,11 +48,7 @@ package struct PreparedImages: Sendable {
         }
         return traced("image.crop", parent: trace) {
             let source = PixelSize(width: decoded.width, height: decoded.height)
-            let scale = CoverCrop.window(source: source, size: size).scale
-            let interest = Attention(decoded).focus(
-                cropWidth: Double(size.width) / scale / Double(source.width),
-                cropHeight: Double(size.height) / scale / Double(source.height)
-            )
+            let interest = Attention(decoded).focus(coverOf: source, to: size)
             let centre = crop == .attention ? interest : .centre
             let sharp = CoverCrop.apply(decoded, to: size, focus: centre)
             let focus = CoverCrop.place(interest, source: source, size: size, cropFocus: centre)

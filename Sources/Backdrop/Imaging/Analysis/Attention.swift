@@ -52,6 +52,16 @@ package struct Attention: Sendable {
         return Focus(x: Double(best % Self.grid) / n, y: Double(best / Self.grid) / n)
     }
 
+    /// The point of interest for the cover crop of a `source`-sized photo to `size` (``CoverCrop``), as fractions of
+    /// the photo's sides.
+    package func focus(coverOf source: PixelSize, to size: PixelSize) -> Focus {
+        let scale = CoverCrop.window(source: source, size: size).scale
+        return self.focus(
+            cropWidth: Double(size.width) / scale / Double(source.width),
+            cropHeight: Double(size.height) / scale / Double(source.height)
+        )
+    }
+
     /// Red, green and blue of each grid cell, as libvips' `resize` makes them (its default kernel and gap): the photo
     /// box-averaged by the whole part of half the reduction, then reduced the rest of the way with a Lanczos-3
     /// filter.

@@ -136,7 +136,7 @@ struct CandidateLooks: Sendable {
     }
 
     /// The ranking's terms above the crop's quality (``PhotoRanking/score(_:)``): panorama to the source's judgement.
-    static let judgedBefore = Array(0..<7)
+    static let judgedBefore = Array(0..<PhotoRanking.cropTerm)
 
     /// A thumbnail is small: anything much larger is not one.
     static let limits = DecodeLimits(maxPixels: 1 << 20, maxDecoderMemory: 16 << 20, maxProgressiveScans: 20)

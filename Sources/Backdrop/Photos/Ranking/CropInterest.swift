@@ -37,10 +37,8 @@ struct CropInterest: Sendable, Hashable, Codable {
     /// photo to `screen`, centred on the interest as ``PreparedImages`` centres it, rounded to thousandths so that every
     /// process stores the same number; the area's share when the photo has no interest at all.
     static func kept(_ attention: Attention, source: PixelSize, screen: PixelSize) -> Double {
-        let scale = CoverCrop.window(source: source, size: screen).scale
+        let (left, top, scale) = CoverCrop.window(source: source, size: screen, focus: attention.focus(coverOf: source, to: screen))
         let (cropWidth, cropHeight) = (Double(screen.width) / scale, Double(screen.height) / scale)
-        let focus = attention.focus(cropWidth: cropWidth / Double(source.width), cropHeight: cropHeight / Double(source.height))
-        let (left, top, _) = CoverCrop.window(source: source, size: screen, focus: focus)
         let n = Attention.grid
         // The crop's edges in grid cells, and how much of each column and row of cells lies inside it.
         func overlaps(_ start: Double, _ length: Double, _ total: Double) -> [Double] {
