@@ -50,12 +50,19 @@ struct FlickrTests {
         configure: @escaping @Sendable (inout Settings) -> Void = { _ in },
         live: Bool = false,
         metrics: BackdropMetrics = BackdropMetrics(),
+        lateLooks: LateLooks = LateLooks(),
         _ body: @Sendable (StandInFlickr, any TestClientProtocol, LogRecords) async throws -> Void
     ) async throws {
         try await StandInFlickr.run(answers) { flickr in
             let records = LogRecords()
             let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-            let app = try await buildApplication(Self.settings(flickr, configure), clock: clock, logger: logger, metrics: metrics)
+            let app = try await buildApplication(
+                Self.settings(flickr, configure),
+                clock: clock,
+                logger: logger,
+                metrics: metrics,
+                lateLooks: lateLooks
+            )
             try await app.test(live ? .live : .router) { client in try await body(flickr, client, records) }
         }
     }

@@ -126,19 +126,22 @@ struct LookTests {
             }
             return [.json(commons.searchJSON(files))]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: clock)
+            let lateLooks = LateLooks()
+            let app = try await buildApplication(CommonsTests.settings(commons), clock: clock, lateLooks: lateLooks)
             try await app.test(.router) { client in
                 var shown = [String]()
                 for _ in 0..<16 {
                     let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
                     #expect(answer.status == .ok && json["source"] as? String == "commons")
                     shown.append(json["photoId"] as? String ?? "")
+                    if shown.count == 1 { await lateLooks.settled() }  // the looks come after the first answer
                     clock.advance(900)
                 }
                 #expect(Set(shown).count == 3 && !(shown.contains("commons-1") && shown.contains("commons-2")), "\(shown)")
                 #expect(Set(commons.looks.map(\.path)).count == 4 && commons.looks.count == 4, "\(commons.looks.map(\.path))")
                 #expect(commons.looks.allSatisfy { $0.userAgent?.hasPrefix("Backdrop-tests/1.0 (ops@example.org)") == true })
                 _ = try await CommonsTests.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                await lateLooks.settled()
                 #expect(commons.geosearches.count == 2 && commons.looks.count == 4, "looks already hashed are not fetched again")
             }
         }
@@ -147,6 +150,7 @@ struct LookTests {
     /// The same through Flickr (`url_t`), which searches again every window: each thumbnail is still fetched once.
     @Test func anotherUploadOfOnePhotoIsNotAnotherTurnOnFlickr() async throws {
         let clock = MovableClock(HTTPTests.epoch)
+        let lateLooks = LateLooks()
         try await FlickrTests.withBackdrop(
             { flickr in
                 let results = [("photo", "A"), ("photo-copy", "B"), ("astronaut", "C"), (nil, "D")].enumerated().map { index, look in
@@ -157,7 +161,8 @@ struct LookTests {
                 return [.json(StandInFlickr.searchJSON(results))]
             },
             clock: clock,
-            configure: FlickrTests.patient
+            configure: FlickrTests.patient,
+            lateLooks: lateLooks
         ) { flickr, client, _ in
             #expect(FlickrSearchQuery.extras.contains("url_t"))
             var shown = [String]()
@@ -166,6 +171,7 @@ struct LookTests {
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
                 #expect(answer.status == .ok && json["source"] as? String == "flickr")
                 shown.append(json["photoId"] as? String ?? "")
+                if shown.count == 1 { await lateLooks.settled() }  // the looks come after the first answer
                 clock.advance(900)
             }
             #expect(Set(shown).count == 3 && !(shown.contains("flickr-53011111111") && shown.contains("flickr-53011111112")), "\(shown)")
