@@ -1,7 +1,9 @@
 # Backdrop in a container: `docker build -t backdrop .` then `docker run -p 8080:8080 -v backdrop-cache:/app/cache backdrop`.
 # `make test` checks this file against what the release binary links (Tests/docker/check_dockerfile.py).
 
-# --- build: the release binary, Swift's runtime linked in statically, in the official Swift image (Debian 12) ---
+# --- build: the release binary, as `make test` builds and tests it, in the official Swift image (Debian 12) ---
+# Testing is enabled so that the shipped binary is the one the Swift tests ran on (one build: see the README's tests).
+# Swift's runtime is linked dynamically: the libraries of it the binary links are gathered into /build/swift.
 FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev \
@@ -12,8 +14,10 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
-RUN swift build -c release --product backdrop --static-swift-stdlib \
- && cp "$(swift build -c release --product backdrop --static-swift-stdlib --show-bin-path)/backdrop" /build/backdrop
+RUN swift build -c release -Xswiftc -enable-testing --product backdrop \
+ && cp "$(swift build -c release -Xswiftc -enable-testing --show-bin-path)/backdrop" /build/backdrop \
+ && mkdir /build/swift \
+ && ldd /build/backdrop | awk '$3 ~ "/lib/swift/linux/" { print $3 }' | xargs -r cp -t /build/swift
 
 # --- run: slim Debian 12 with only the shared libraries the binary links, and CA certificates for HTTPS to Flickr ---
 # (Debian's libavif15 links every AV1 codec it supports: libaom3, which Backdrop encodes with, and the others.)
@@ -25,6 +29,9 @@ RUN apt-get update \
  && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin backdrop
 WORKDIR /app
 COPY --from=build /build/backdrop /app/backdrop
+# Swift's runtime (the standard library, concurrency, Dispatch, Foundation and its ICU), found through ld.so's cache.
+COPY --from=build /build/swift /usr/lib/swift/linux
+RUN echo /usr/lib/swift/linux > /etc/ld.so.conf.d/swift.conf && ldconfig
 COPY Public /app/Public
 COPY StockPhotos /app/StockPhotos
 # The zone grid compiled into the binary is ODbL data: its licence and attribution ship with it.

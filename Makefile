@@ -17,9 +17,12 @@ CLUSTER_PACKAGES := postgresql nginx-light procps
 KUBERNETES_PACKAGES := kubectl nginx-light util-linux
 TEST_VENV ?= .build-venv
 TEST_OUTPUT ?= test-output
-# The one release binary the process checks run: the static build the container packs (optimised pixel code: the
-# placeholders check takes 3 minutes on it where it took 11 on the debug binary).
-RELEASE_BIN := .build-static/release/backdrop
+# One release build for everything (issue 61): optimised, with testing enabled so that the Swift tests (`@testable
+# import`) run on the very code the service, the process checks, the container and the bench run. Swift's runtime is
+# linked dynamically because Swift Testing has no static library (a static binary would need a second build of every
+# package); the container copies the runtime's libraries the binary links (Dockerfile).
+RELEASE_FLAGS := -c release -Xswiftc -enable-testing
+RELEASE_BIN := .build/release/backdrop
 # The anchor pipelines (libvips, Pillow) that `make bench` measures beside Backdrop.
 BENCH_PACKAGES := libvips-tools libvips-dev python3-venv python3-dev wrk nginx-light
 BENCH_VENV ?= /tmp/backdrop-anchors/venv
@@ -36,7 +39,7 @@ DEFLATE_LIBS := -lpng16 -ldeflate -lz -lm
 DEFLATE_PROOF := 20261125 4000 2000
 FUZZ_SECONDS ?= 60
 
-.PHONY: format run build static test test-sanitized fuzz test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
+.PHONY: format run build release test test-build test-beside-build test-sanitized fuzz container-rootfs test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -47,7 +50,7 @@ test-deps: deps
 		&& touch $(TEST_VENV)/installed)
 
 build: deps
-	$(SWIFT) build -c release --product backdrop
+	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop
 
 run: build
 	.build/release/backdrop serve --config $(CONFIG)
@@ -56,7 +59,8 @@ run: build
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks BackdropKit/Sources BackdropKit/Tests
 
-# Swift tests (on the debug build); then, on the static release binary the container packs: the binary driven as a
+# The release build with the tests, and beside it lint, the oracles, the generated data's stamps, the sanitized deflate
+# proof and the container's root filesystem; the Swift tests; then, on the release binary: the binary driven as a
 # process; the demo page in Chromium; the OpenAPI document against the live service; BackdropKit (the Swift client, its
 # own package in BackdropKit/) against live services; the placeholders read by the reference decoders; legibility;
 # traces; the container's runtime stage (test-container); replicas sharing through PostgreSQL behind nginx
@@ -64,15 +68,8 @@ format:
 test:
 	@Tools/stage.sh --reset
 	Tools/stage.sh packages $(MAKE) --no-print-directory test-deps
-	Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
-	Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
-	Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
-	Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check
-	Tools/stage.sh "face model" python3 Tools/face_model.py --check
-	Tools/stage.sh "debug build" $(SWIFT) build --build-tests
-	Tools/stage.sh "Swift tests" $(SWIFT) test
-	Tools/stage.sh "sanitized deflate proof" $(MAKE) --no-print-directory test-sanitized
-	Tools/stage.sh "static release build" $(MAKE) --no-print-directory static
+	$(MAKE) --no-print-directory -j2 test-build test-beside-build
+	Tools/stage.sh "Swift tests" $(SWIFT) test $(RELEASE_FLAGS) --skip-build
 	Tools/stage.sh "cli" Tests/cli/run.sh $(RELEASE_BIN)
 	Tools/stage.sh "browser" $(TEST_VENV)/bin/python Tests/browser/test_demo.py $(RELEASE_BIN) $(TEST_OUTPUT)
 	Tools/stage.sh "openapi" $(TEST_VENV)/bin/python Tests/api/test_openapi.py $(RELEASE_BIN) $(TEST_OUTPUT)
@@ -86,6 +83,20 @@ test:
 	Tools/stage.sh "hostile clients" python3 Tests/cli/hostile_clients.py $(RELEASE_BIN)
 	Tools/stage.sh "unlucky clients" python3 Tests/cli/unlucky_clients.py $(RELEASE_BIN)
 	@Tools/stage.sh --table
+
+# The one release build, the tests' targets included (the stage that takes most of `make test`).
+test-build: deps
+	@Tools/stage.sh "release build" $(SWIFT) build $(RELEASE_FLAGS) --build-tests
+
+# What runs beside the build, on the core it leaves (each of these takes seconds).
+test-beside-build: test-deps
+	@Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
+	@Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
+	@Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
+	@Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check
+	@Tools/stage.sh "face model" python3 Tools/face_model.py --check
+	@Tools/stage.sh "sanitized deflate proof" $(MAKE) --no-print-directory test-sanitized
+	@Tools/stage.sh "container root filesystem" $(MAKE) --no-print-directory container-rootfs
 
 test-sanitized: deps
 	@mkdir -p .build/sanitized
@@ -102,26 +113,30 @@ fuzz: deps
 	.build/fuzz/deflate-fuzz -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=300000 -artifact_prefix=.build/fuzz/ \
 		.build/fuzz/corpus Tests/deflate/corpus
 
-# The release binary with Swift's runtime linked in, as the Dockerfile's build stage makes it.
-static: deps
-	$(SWIFT) build -c release --product backdrop --static-swift-stdlib --scratch-path .build-static
+# The release binary, as the Dockerfile's build stage makes it.
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop
+
+# The Debian 12 root filesystem the container check builds the runtime stage on (debootstrap, cached).
+container-rootfs:
+	@Tools/ensure-packages.sh $(CONTAINER_PACKAGES)
+	python3 Tests/docker/run_runtime_stage.py --rootfs-only
 
 # The Dockerfile against what that binary links, then its runtime stage built from Debian 12 by debootstrap and run.
-test-container: static
-	@Tools/ensure-packages.sh $(CONTAINER_PACKAGES)
-	python3 Tests/docker/check_dockerfile.py .build-static/release/backdrop
-	python3 Tests/docker/run_runtime_stage.py .build-static/release/backdrop
+test-container: release container-rootfs
+	python3 Tests/docker/check_dockerfile.py $(RELEASE_BIN)
+	python3 Tests/docker/run_runtime_stage.py $(RELEASE_BIN)
 
 # deploy/kubernetes rendered by kubectl's kustomize, validated against the API schemas, cross-checked against the
 # Dockerfile and the service, and its router run in front of stand-in replicas and of live release replicas (no
 # cluster needed).
-test-kubernetes: static test-deps
+test-kubernetes: release test-deps
 	@Tools/ensure-packages.sh $(KUBERNETES_PACKAGES)
-	$(TEST_VENV)/bin/python Tests/kubernetes/check_manifests.py .build-static/release/backdrop $(TEST_OUTPUT)
+	$(TEST_VENV)/bin/python Tests/kubernetes/check_manifests.py $(RELEASE_BIN) $(TEST_OUTPUT)
 
-# Three replicas of the static release binary, a throwaway PostgreSQL (run as an unprivileged user) and nginx with
+# Three replicas of the release binary, a throwaway PostgreSQL (run as an unprivileged user) and nginx with
 # deploy/nginx.conf, all on loopback and stopped at the end.
-test-cluster: static test-deps
+test-cluster: release test-deps
 	@Tools/ensure-packages.sh $(CLUSTER_PACKAGES)
 	$(TEST_VENV)/bin/python Tests/cluster/cluster_checks.py $(RELEASE_BIN)
 
@@ -131,8 +146,8 @@ bench-deps: deps
 
 bench: bench-deps test-deps
 	$(MAKE) --no-print-directory fuzz
-	$(SWIFT) build -c release --product backdrop-bench
-	$(SWIFT) build -c release --product backdrop
+	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/formats.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/avif_study.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
@@ -152,4 +167,4 @@ bench: bench-deps test-deps
 	$(TEST_VENV)/bin/python Tests/legibility/check_legibility.py .build/release/backdrop $(TEST_OUTPUT) $(ANCHORS)/photos/*.jpg
 
 clean:
-	rm -rf .build .build-static .build-container .build-venv $(TEST_OUTPUT)
+	rm -rf .build .build-container .build-venv $(TEST_OUTPUT)

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # One timed stage of `make test`: `Tools/stage.sh NAME COMMAND...` runs COMMAND and appends its name, seconds and
 # result to $STAGES (.build/stages.tsv); when it fails, the table so far is printed before make stops.
-# `Tools/stage.sh --reset` empties the list, `Tools/stage.sh --table` prints it with the total.
+# `Tools/stage.sh --reset` empties the list and notes the start, `Tools/stage.sh --table` prints it with the time since
+# the start (stages that run beside the build overlap it, so the total is less than the sum).
 set -uo pipefail
 file="${STAGES:-.build/stages.tsv}"
 
 table() {
+    local wall=$(($(date +%s) - $(cat "$file.start" 2>/dev/null || date +%s)))
     echo
     echo "| stage | seconds | result |"
     echo "|---|---|---|"
-    awk -F'\t' '{ printf "| %s | %d | %s |\n", $1, $2, $3; total += $2 } END { printf "| all | %d (%.1f min) | |\n", total, total / 60 }' "$file"
+    awk -F'\t' -v wall="$wall" '{ printf "| %s | %d | %s |\n", $1, $2, $3; sum += $2 }
+        END { printf "| all, start to end | %d (%.1f min) | (the stages add up to %d s) |\n", wall, wall / 60, sum }' "$file"
 }
 
 case "${1:-}" in
 --reset)
     mkdir -p "$(dirname "$file")"
     : >"$file"
+    date +%s >"$file.start"
     exit 0
     ;;
 --table)

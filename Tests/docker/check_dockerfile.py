@@ -4,6 +4,8 @@
 usage: check_dockerfile.py PATH/TO/release/backdrop [Dockerfile]
 - every shared library `ldd` shows is mapped to its Debian package (`dpkg -S`); each must be installed by the runtime
   stage's apt-get line (libc6, which every Debian image is made of, excepted) and nothing else needed may be missing;
+- Swift's runtime libraries (a toolchain's lib/swift/linux/, linked dynamically) are gathered by the build stage from
+  the binary's own `ldd`, copied into the runtime stage's /usr/lib/swift/linux and registered with ld.so's cache;
 - the runtime stage installs no -dev packages and no compilers, and does install ca-certificates (HTTPS to Flickr);
 - every file or folder the Dockerfile copies from the build context exists;
 - the image runs as a non-root user, exposes a port, declares the cache volume and a HEALTHCHECK.
@@ -47,7 +49,18 @@ def main():
         for command in re.findall(r"apt-get install ([^&;]*)", line):
             installed |= {word for word in command.split() if not word.startswith("-")}
     ldd = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+    check("the binary finds every library it links", "not found" not in ldd, ldd)
     libraries = re.findall(r"=>\s+(\S+)\s+\(", ldd) + re.findall(r"^\s+(/\S+)\s+\(", ldd, re.M)
+    swift = [library for library in libraries if "/lib/swift/linux/" in library]
+    libraries = [library for library in libraries if library not in swift]
+    build_text = "\n".join(lines[stages[-2]:stages[-1]])
+    gathered = re.search(r"ldd /build/backdrop \| awk '\$3 ~ \"/lib/swift/linux/\".*cp -t /build/swift", build_text)
+    check(f"the build stage gathers the Swift runtime libraries the binary links ({len(swift)})", bool(swift) and gathered,
+          f"{len(swift)} linked; the build stage: {build_text[-300:]}")
+    check("the runtime stage copies them into /usr/lib/swift/linux",
+          any(re.fullmatch(r"COPY --from=build /build/swift /usr/lib/swift/linux/?", line) for line in runtime))
+    check("and registers that folder with ld.so's cache",
+          any(re.search(r"echo /usr/lib/swift/linux > /etc/ld\.so\.conf\.d/\S+\.conf && ldconfig", line) for line in runtime))
     needed = {}
     for library in libraries:
         needed.setdefault(package_of(library) or f"(unknown: {library})", []).append(os.path.basename(library))

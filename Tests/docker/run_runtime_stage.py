@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Runs the Dockerfile's runtime stage for real, without a Docker engine.
 
-usage: run_runtime_stage.py PATH/TO/static/release/backdrop [Dockerfile]
+usage: run_runtime_stage.py PATH/TO/release/backdrop [Dockerfile]
+       run_runtime_stage.py --rootfs-only [Dockerfile]   (the cached root filesystem alone, made beside the build)
 
 It reads the Dockerfile (nothing about the image is repeated here) and builds its last stage the way `docker build`
 would: a minimal root filesystem of the stage's Debian release made by `debootstrap --variant=minbase` (cached under
 .build-container/), then every instruction in order: RUN inside it (chroot, as the stage's USER at that point, with
 its ENV and WORKDIR), COPY from the build context (honouring .dockerignore) and COPY --from the build stage (the
-static release binary given on the command line stands in for the build stage's /build/backdrop), ENV, WORKDIR, USER.
+release binary given on the command line stands in for the build stage's /build/backdrop, and the Swift runtime's
+libraries it links, gathered as the build stage gathers them, for /build/swift), ENV, WORKDIR, USER.
 
 Then, in a network namespace of its own (loopback only, like a container without published ports), it runs the
 ENTRYPOINT + CMD as the stage's user with the stage's environment and checks what a user of the image would meet:
@@ -167,14 +169,30 @@ class Stage:
         return process.returncode
 
 
+def swift_runtime(binary, work):
+    """A folder with the Swift runtime's libraries `binary` links, as the build stage gathers them into /build/swift
+    (`ldd`, every library under a toolchain's lib/swift/linux/)."""
+    folder = os.path.join(work, "swift")
+    os.makedirs(folder)
+    for line in subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+        words = line.split()
+        if len(words) >= 3 and "/lib/swift/linux/" in words[2]:
+            shutil.copy(words[2], folder)
+    return folder
+
+
+def runtime_image(lines):
+    """The image the last stage starts FROM."""
+    return split(stages(lines)[-1][0])[1].split()[0]
+
+
 def build(lines, binary, work):
     """Builds the last stage of the Dockerfile in `work`; returns the Stage."""
     all_stages = stages(lines)
     runtime = all_stages[-1]
     build_stage_names = {split(s[0])[1].split()[-1] for s in all_stages[:-1] if " AS " in s[0].upper()}
-    artefacts = {"/build/backdrop": binary}
-    image = split(runtime[0])[1].split()[0]
-    base = base_rootfs(image)
+    artefacts = {"/build/backdrop": binary, "/build/swift": swift_runtime(binary, work)}
+    base = base_rootfs(runtime_image(lines))
     rootfs = os.path.join(work, "rootfs")
     subprocess.run(["cp", "-a", base, rootfs], check=True)
     for mount in (["-t", "proc", "proc", "proc"], ["-t", "sysfs", "-o", "ro", "sysfs", "sys"]):
@@ -204,7 +222,7 @@ def build(lines, binary, work):
                     for folder, _, files in os.walk(origin):
                         for file in files:
                             relative = os.path.relpath(os.path.join(folder, file), ROOT)
-                            if dockerignored(relative, ignore):
+                            if "from" not in options and dockerignored(relative, ignore):
                                 continue
                             path = os.path.join(target, os.path.relpath(os.path.join(folder, file), origin))
                             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -555,8 +573,15 @@ def image_host_checks(stage, log, stand_in):
 
 
 def main():
-    binary = os.path.abspath(sys.argv[1])
     dockerfile = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.join(ROOT, "Dockerfile")
+    if sys.argv[1] == "--rootfs-only":
+        if os.geteuid() != 0:
+            print("container: skipped: debootstrap needs root")
+            return
+        print(f"container: the root filesystem of {runtime_image(instructions(open(dockerfile).read()))}", flush=True)
+        base_rootfs(runtime_image(instructions(open(dockerfile).read())))
+        return
+    binary = os.path.abspath(sys.argv[1])
     print(f"container: running the runtime stage of {os.path.relpath(dockerfile, ROOT)} with {binary}", flush=True)
     if os.geteuid() != 0:
         print("container: skipped: building and running the image's root filesystem needs root (chroot, namespaces)")
