@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes Sources/Backdrop/Imaging/Analysis/Faces/FaceModel.swift from OpenCV's LBP frontal-face cascade as Debian's
-opencv-data ships it (/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml), or checks that the file is what it
-would write (--check: the Swift suite and `make test` run it, so the model compiled in is the package's).
+opencv-data ships it (/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml), and its stamp
+(Tools/stamps/face-model.json); or checks that the file is what it would write (--check: `make test` runs it, so the
+model compiled in is the package's), by the stamp when the tool and the model are as it records, else by making it again
+(--check --full always does).
 
 The Swift file holds the cascade as plain numbers in one string, read once at start (``FaceCascade``):
   line 1: window width and height
@@ -12,6 +14,8 @@ The Swift file holds the cascade as plain numbers in one string, read once at st
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import stamps
 
 MODEL = Path("/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml")
 OUTPUT = Path(__file__).resolve().parent.parent / "Sources/Backdrop/Imaging/Analysis/Faces/FaceModel.swift"
@@ -52,10 +56,8 @@ extension FaceCascade {{
 
 
 if __name__ == "__main__":
-    made = swift(MODEL)
+    made_from = stamps.inputs(files=[__file__, MODEL])
     if "--check" in sys.argv:
-        if OUTPUT.read_text() != made:
-            sys.exit(f"{OUTPUT} is not what Tools/face_model.py makes from {MODEL}: run it")
-        print(f"{OUTPUT.name} matches {MODEL}")
+        stamps.check("face-model", OUTPUT, made_from, lambda: swift(MODEL), full="--full" in sys.argv)
     else:
-        OUTPUT.write_text(made)
+        stamps.write("face-model", OUTPUT, made_from, swift(MODEL))

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes Sources/Backdrop/Geo/Zones/ZoneGridData.swift, the IANA time zone of every 0.1-degree cell of the world, from
 timezone-boundary-builder's boundaries (release 2026c, with its territorial waters) as PyPI's timezonefinder-data
-3.2026.3.post1 packages them, asked through timezonefinder 9.0.0 at each cell's centre. Or checks that the file is what
-it would write (--check: `make test` runs it, so the grid compiled in is the data set's).
+3.2026.3.post1 packages them, asked through timezonefinder 9.0.0 at each cell's centre, and its stamp
+(Tools/stamps/zone-grid.json). Or checks that the file is what it would write (--check: `make test` runs it, so the grid
+compiled in is the data set's): by the stamp when the tool and both packages are as it records, else by making the
+grid again (6.5 million lookups, about 15 s; --check --full always does).
 
 The data is under the Open Database License 1.0 (Licenses/time-zone-boundaries.md says so, with the attribution).
 
@@ -16,7 +18,7 @@ Format, one string read once (``ZoneGrid``):
 import sys
 from pathlib import Path
 
-from timezonefinder import TimezoneFinder
+import stamps
 
 OUTPUT = Path(__file__).resolve().parent.parent / "Sources/Backdrop/Geo/Zones/ZoneGridData.swift"
 STEP, COLUMNS, ROWS = 0.1, 3600, 1800
@@ -24,6 +26,8 @@ DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 def grid():
+    from timezonefinder import TimezoneFinder
+
     finder = TimezoneFinder()
     rows = []
     for row in range(ROWS):
@@ -71,14 +75,13 @@ def swift(lines):
 
 
 def main():
-    wanted = swift(text(grid()))
-    if sys.argv[1:] == ["--check"]:
-        if OUTPUT.read_text() != wanted:
-            sys.exit(f"{OUTPUT} is not what {Path(__file__).name} writes from timezonefinder-data: run the tool again")
-        print(f"{OUTPUT.name}: the 0.1-degree zone grid is timezone-boundary-builder's")
+    made_from = stamps.inputs(files=[__file__], distributions=["timezonefinder", "timezonefinder-data"])
+    if sys.argv[1:2] == ["--check"]:
+        stamps.check("zone-grid", OUTPUT, made_from, lambda: swift(text(grid())), full="--full" in sys.argv)
         return
-    OUTPUT.write_text(wanted)
-    print(f"wrote {OUTPUT} ({len(wanted.encode()) // 1024} kB)")
+    wanted = swift(text(grid()))
+    stamps.write("zone-grid", OUTPUT, made_from, wanted)
+    print(f"wrote {OUTPUT} ({len(wanted.encode()) // 1024} kB) and its stamp")
 
 
 if __name__ == "__main__":
