@@ -80,7 +80,7 @@ struct CORSTests {
             }) { client in
                 try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
                     group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=300", Self.origin) }
-                    try await waitUntil("the first render to be in the queue", limit: .seconds(90)) {
+                    try await waitUntil("the first render to be in the queue", limit: .seconds(20)) {
                         let metrics = (try? await Self.get(client, "/metrics")).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
                         return renderJobs("running", in: metrics) == 1
                     }

@@ -156,12 +156,12 @@ struct CommonsTests {
         settings.commons.endpoint = commons.endpoint
         settings.commons.extraImageHosts = ["localhost"]
         settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
-        // Patient, as FlickrTests.patient: beside the whole suite on two cores a first request took 94 s, past Commons'
-        // 15-s calls or the deadline, and got stock. Tests of timeouts and the deadline set their own.
-        settings.commons.connectTimeout = .seconds(20)
-        settings.commons.totalTimeout = .seconds(60)
-        settings.photos.requestDeadline = .seconds(240)
-        settings.cluster.lease = .seconds(250)
+        // Patient, as FlickrTests.patient: beside the whole suite a call to the stand-in can wait behind other suites'
+        // renders. Tests of timeouts and the deadline set their own.
+        settings.commons.connectTimeout = .seconds(5)
+        settings.commons.totalTimeout = HTTPTests.patientDeadline
+        settings.photos.requestDeadline = HTTPTests.patientDeadline
+        settings.cluster.lease = HTTPTests.patientLease
         configure(&settings)
         return settings
     }
@@ -299,7 +299,7 @@ struct CommonsTests {
         @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
         try await StandInFlickr.run({ _ in [.noAnswer] }) { flickr in
             try await StandInCommons.run({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons in
-                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeout = .seconds(60) }
+                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeout = HTTPTests.patientDeadline }
                 settings.photos.sources = [.flickr, .commons, .stock]
                 settings.commons.endpoint = commons.endpoint
                 settings.commons.extraImageHosts = ["localhost"]

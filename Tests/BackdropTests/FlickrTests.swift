@@ -37,10 +37,10 @@ struct FlickrTests {
     /// For tests of what is chosen, not of when: they run beside the whole suite, where a 3-s download can take longer,
     /// so per-call timeouts and the deadline are far beyond anything a healthy stand-in needs.
     static let patient: @Sendable (inout Settings) -> Void = { settings in
-        settings.flickr.connectTimeout = .seconds(20)
-        settings.flickr.totalTimeout = .seconds(60)
-        settings.photos.requestDeadline = .seconds(240)
-        settings.cluster.lease = .seconds(250)
+        settings.flickr.connectTimeout = .seconds(5)
+        settings.flickr.totalTimeout = HTTPTests.patientDeadline
+        settings.photos.requestDeadline = HTTPTests.patientDeadline
+        settings.cluster.lease = HTTPTests.patientLease
     }
 
     /// Runs Backdrop against a stand-in answering `answers`; the body gets the stand-in, a client and the log.
@@ -298,7 +298,7 @@ struct FlickrTests {
             },
             configure: { settings in
                 // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
-                settings.flickr.totalTimeout = .seconds(60)
+                settings.flickr.totalTimeout = HTTPTests.patientDeadline
                 settings.photos.requestDeadline = .milliseconds(1500)
             }
         ) { flickr, client, records in
@@ -334,7 +334,7 @@ struct FlickrTests {
                 [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + Self.results(flickr, "photo.jpg")
             },
             configure: { settings in
-                settings.flickr.totalTimeout = .seconds(60)
+                settings.flickr.totalTimeout = HTTPTests.patientDeadline
                 settings.photos.requestDeadline = .seconds(1)
                 settings.flickr.callsPerHour = 100
             },

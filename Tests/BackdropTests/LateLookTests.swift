@@ -138,7 +138,7 @@ struct LateLookTests {
         let thumbnails = Thumbnails()
         // Four thumbnails made in this process beside the whole suite took over 30 s once (the suite's first three minutes
         // hold both threads): the bounds are not tested here.
-        let looks = CandidateLooks(downloader: thumbnails, idle: .seconds(600), budget: .seconds(600))
+        let looks = CandidateLooks(downloader: thumbnails, idle: .seconds(60), budget: .seconds(60))
         let (known, pending) = await looks.known(candidates, previous: previous)
         #expect(known[0].facts.look == LookHash(bits: 1) && known[0].facts.interest?.square == 0.7)
         #expect(known[0].facts.lookFrom == nil && pending)

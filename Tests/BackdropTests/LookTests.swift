@@ -192,12 +192,8 @@ struct LookTests {
             }
             return [.json(commons.searchJSON(files))]
         }) { commons in
-            // The thumbnails' own calls would wait 300 s: only the looks' idle bound (3 s with none come) ends their wait.
-            let settings = CommonsTests.settings(commons) {
-                $0.commons.totalTimeout = .seconds(300)
-                $0.photos.requestDeadline = .seconds(290)
-                $0.cluster.lease = .seconds(295)
-            }
+            // The thumbnails' own calls would wait 60 s: only the looks' idle bound (3 s with none come) ends their wait.
+            let settings = CommonsTests.settings(commons) { $0.commons.totalTimeout = .seconds(60) }
             let lateLooks = LateLooks()
             let app = try await buildApplication(settings, clock: clock, lateLooks: lateLooks)
             try await app.test(.router) { client in

@@ -26,7 +26,7 @@ struct MediaRateTests {
 
     /// Two photos of 48,608 bytes at once, read at 48,608 bytes a second from a quarter second's bytes: the last byte
     /// comes no sooner than 1.75 s after the first was asked. At Wikimedia's 25 Mbps the same two wait not at all.
-    @Test(.timeLimit(.minutes(10))) func downloadsTogetherKeepTheRateAndOrdinaryOnesNeverMeetIt() async throws {
+    @Test(.timeLimit(.minutes(1))) func downloadsTogetherKeepTheRateAndOrdinaryOnesNeverMeetIt() async throws {
         let photo = try Fixtures.bytes("flickr-photo.jpg").count
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = http.shutdown() }
@@ -36,7 +36,7 @@ struct MediaRateTests {
                     http: http,
                     policy: ImageHostPolicy(extraHosts: ["localhost"], domains: ImageHostPolicy.wikimediaDomains),
                     maxBytes: 1 << 20,
-                    timeout: .seconds(300),
+                    timeout: .seconds(60),
                     limiter: MediaLimiter(limit: 2),
                     rate: rate
                 )
@@ -64,7 +64,7 @@ struct MediaRateTests {
 
     /// Twenty downloads to a host not yet known ask the resolver once; a minute on, once again; a name that resolved to
     /// nothing is asked again after 5 s; at most 256 names are kept.
-    @Test(.timeLimit(.minutes(10))) func aHostsAddressesAreAskedOnceAMinute() async throws {
+    @Test(.timeLimit(.minutes(1))) func aHostsAddressesAreAskedOnceAMinute() async throws {
         let clock = MovableClock(HTTPTests.epoch)
         let asked = Mutex([String: Int]())
         let (gate, open) = AsyncStream<Void>.makeStream()
@@ -125,7 +125,7 @@ extension MediaRateTests {
     /// the bound of 3 s in all left some without (shown failing with it). The bounds are the defaults' (3 s with none
     /// come, 30 s in all), here made wide so that the suite's load cannot reach them; the idle bound is tested with a
     /// thumbnail that hangs (``LookTests``).
-    @Test(.timeLimit(.minutes(10))) func lateLooksTakeWhatTheLaneCarriesNotAFixedThreeSeconds() async throws {
+    @Test(.timeLimit(.minutes(1))) func lateLooksTakeWhatTheLaneCarriesNotAFixedThreeSeconds() async throws {
         let files = (1...48).map { id in
             var file = StandInCommons.File(pageid: id)
             (file.look, file.user) = ("own", "Uploader \(id)")
@@ -134,7 +134,7 @@ extension MediaRateTests {
         let candidates = try CommonsTests.parse(files)
         let thumbnails = OneAtATime(bytes: Array(try StandInCommons.lookJPEG("own~1").readableBytesView))
         #expect(CandidateLooks.defaultIdle == .seconds(3) && CandidateLooks.defaultBudget == .seconds(30))
-        let looks = await CandidateLooks(downloader: thumbnails, idle: .seconds(600), budget: .seconds(600)).missing(candidates)
+        let looks = await CandidateLooks(downloader: thumbnails, idle: .seconds(60), budget: .seconds(60)).missing(candidates)
         let wanted = CandidateLooks.poolCandidates(candidates.map(\.facts)).count
         #expect(wanted > 30 && looks.count == wanted, "\(looks.count) of \(wanted) looks")
     }

@@ -140,7 +140,7 @@ struct PhotoQualityTests {
 
 extension PhotoQualityTests {
     /// A night scene of the fixtures, decoded at 600x400 (libjpeg's 3/8 scale): what the gate reduces to 256 px anyway,
-    /// at a fraction of a full decode's time in a debug build beside the whole suite.
+    /// at a fraction of a full decode's time beside the whole suite.
     static func night(_ kind: String) throws -> RGBImage {
         try JPEGDecoder.decode(try Fixtures.bytes("night-\(kind).jpg"), covering: PixelSize(width: 600, height: 400))
     }

@@ -27,8 +27,7 @@ enum RawHTTP {
 
     /// Sends `requests` (request heads without the final blank line, e.g. `GET /x`, plus any header lines) in one
     /// write on one connection to localhost:`port`, and reads one response per request. Every read is bounded by a
-    /// 90-second timeout: a generous bound whose failure means a hang, since a first 640x1136 render in a debug build,
-    /// queued behind every other suite's renders on two cores, has taken over 20 s.
+    /// 12-second timeout (``HTTPTests/patientDeadline``: 3 times the slowest request of the suite on two cores).
     static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String])]) throws -> [Response] {
         let socket = try self.connect(port: port)
         defer { close(socket) }
@@ -97,7 +96,7 @@ enum RawHTTP {
         while let info = candidate {
             let socket = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if socket >= 0 {
-                var timeout = timeval(tv_sec: 90, tv_usec: 0)
+                var timeout = timeval(tv_sec: 12, tv_usec: 0)
                 setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 if Glibc.connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return socket }
                 close(socket)

@@ -18,7 +18,7 @@ enum Fixtures {
 
     /// Photo `number` (a shipped stock photo, else a test photo that was one), cover-cropped to 640x1136 (320x568
     /// without `retina`): test images of the sizes the tests were written for.
-    /// Made once per process: tests run in a debug build, where the crop is slow.
+    /// Made once per process: many tests use the same few.
     static func stockPhoto(_ number: Int, retina: Bool = true) throws -> RGBImage {
         if let made = Self.stockPhotos.withLock({ $0["\(number)/\(retina)"] }) { return made }
         let prefix = String(format: "%03d-", number)
@@ -88,11 +88,11 @@ func waitUntil(_ what: String, limit: Duration = .seconds(30), _ condition: () a
 
 /// Runs `body` while the test holds the thread of the process's one-thread render pool (``RenderThreads``, which a
 /// server with `render.workers` 1 renders on): a render admitted meanwhile counts as running and waits, and later ones
-/// queue behind it, until `body` calls `release` (or ends; or three minutes pass). Requests made to overlap, not hoped to.
+/// queue behind it, until `body` calls `release` (or ends; or a minute passes). Requests made to overlap, not hoped to.
 /// Tests that hold the thread take turns (``RenderThreadTurns``): one never waits for the thread behind another's
 /// queue of renders, which on a loaded machine can take longer than any fair wait.
 func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable () -> Void) async throws -> T) async throws -> T {
-    try await RenderThreadTurns.shared.take(limit: .seconds(600))
+    try await RenderThreadTurns.shared.take(limit: .seconds(60))
     defer { RenderThreadTurns.shared.give() }
     let latch = AdmissionTests.Latch()
     let holding = Counter()
@@ -104,7 +104,7 @@ func withRenderThreadHeld<T: Sendable>(_ body: (_ release: @escaping @Sendable (
             }
         }
         do {
-            try await waitUntil("the test to hold the render thread", limit: .seconds(90)) { holding.value == 1 }
+            try await waitUntil("the test to hold the render thread", limit: .seconds(20)) { holding.value == 1 }
             let result = try await body(latch.release)
             latch.release()
             try await group.waitForAll()

@@ -57,14 +57,14 @@ struct TwoClientsTests {
                 let answered = Counter()
                 try await withThrowingTaskGroup(of: (String, RawHTTP.Response).self) { group in
                     group.addTask { (target(0), try await fetch(first, target(0))) }
-                    try await waitUntil("the first render to be admitted", limit: .seconds(90)) { (try? await jobs("running")) == 1 }
+                    try await waitUntil("the first render to be admitted", limit: .seconds(20)) { (try? await jobs("running")) == 1 }
                     for index in 1...Self.flood {
                         group.addTask {
                             defer { answered.increment() }
                             return (target(index), try await fetch(first, target(index)))
                         }
                     }
-                    try await waitUntil("the flood to be queued or refused", limit: .seconds(90)) {
+                    try await waitUntil("the flood to be queued or refused", limit: .seconds(20)) {
                         (try? await jobs("queued")).map { $0 + answered.value } == Self.flood
                     }
                     let queued = try await jobs("queued")
@@ -73,7 +73,7 @@ struct TwoClientsTests {
                         defer { secondAnswered.increment() }
                         return (secondTarget, try await fetch(second, secondTarget))
                     }
-                    try await waitUntil("the second client's render to be queued or refused", limit: .seconds(90)) {
+                    try await waitUntil("the second client's render to be queued or refused", limit: .seconds(20)) {
                         (try? await jobs("queued")) == queued + 1 || secondAnswered.value > 0
                     }
                     release()

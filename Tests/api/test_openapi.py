@@ -65,7 +65,7 @@ def main():
         schemathesis = os.path.join(os.path.dirname(sys.executable), "schemathesis")
         run = subprocess.run([schemathesis, "run", server.base + "/openapi.yaml", "--checks", CHECKS, "--max-examples", examples,
                               "--seed", "20261121", "--request-timeout", "60", "--workers", "2", "--generation-deterministic"],
-                             capture_output=True, text=True, timeout=1500, env=dict(os.environ, NO_COLOR="1"))
+                             capture_output=True, text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
         with open(os.path.join(output, "schemathesis.txt"), "w") as f:
             f.write(run.stdout + run.stderr)
         tail = "\n".join((run.stdout + run.stderr).strip().splitlines()[-25:])

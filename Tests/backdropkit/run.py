@@ -57,7 +57,7 @@ def run_tests(output):
                                log=os.path.join(output, "backdropkit-busy.log")) as busy:
             env = dict(os.environ, BACKDROPKIT_SERVER=server.base, BACKDROPKIT_BUSY_SERVER=busy.base, BACKDROPKIT_OPENAPI_JSON=openapi,
                        BACKDROPKIT_OUTPUT=work)
-            run = subprocess.run(["swift", "test", "--package-path", KIT], env=env, capture_output=True, text=True, timeout=1200)
+            run = subprocess.run(["swift", "test", "--package-path", KIT], env=env, capture_output=True, text=True, timeout=60)
             previews = []  # (stated, decoded) for each preview the tests left
             for path in sorted(glob.glob(os.path.join(work, "preview-*.webp"))):
                 with Image.open(path) as image:
@@ -86,7 +86,7 @@ def app_resolves_backdropkit_alone():
             f.write(APP_MANIFEST % ("file://" + repo))
         with open(os.path.join(app, "Sources", "WeatherApp", "main.swift"), "w") as f:
             f.write(APP_MAIN)
-        build = subprocess.run(["swift", "build", "--package-path", app], capture_output=True, text=True, timeout=900)
+        build = subprocess.run(["swift", "build", "--package-path", app], capture_output=True, text=True, timeout=60)
         if build.returncode != 0:
             return None, build.stdout[-2000:] + build.stderr[-2000:]
         with open(os.path.join(app, "Package.resolved")) as f:

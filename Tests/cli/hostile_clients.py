@@ -184,7 +184,7 @@ def stalled_reader(port, lat):
     hold), takes the first answer's head, then reads nothing more."""
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.settimeout(120)
+    s.settimeout(60)
     s.connect(("127.0.0.1", port))
     asks = "".join(f"GET /background?lat={lat}&lon={lon}&width=2048&height=1953&format=png&blur=0 HTTP/1.1\r\nHost: x\r\n\r\n"
                    for lon in (-120, -60, 0, 30, 60, 120))
@@ -203,11 +203,11 @@ def slow_readers(binary, work):
         # An ordinary slow reader: a 1024x1024 PNG taken at its own pace, 64 kB a quarter second at most.
         slow = socket.socket()
         slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
-        slow.settimeout(120)
+        slow.settimeout(60)
         slow.connect(("127.0.0.1", port))
         slow.sendall(b"GET /background?lat=48.85&lon=2.29&width=1024&height=1024&format=png&blur=0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         data = b""
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             chunk = slow.recv(65536)
             if not chunk:
@@ -296,7 +296,7 @@ def largest_renders(binary, work):
         for i in range(48):
             lat, lon = (i * 7.3) % 170 - 85, (i * 13.1) % 350 - 175
             url = f"{base}/background?lat={lat:.3f}&lon={lon:.3f}&width=2048&height=1953&blur=0.{i % 9 + 1}&style={styles[i % 4]}"
-            urllib.request.urlopen(url, timeout=120).read()
+            urllib.request.urlopen(url, timeout=60).read()
             peak = max(peak, rss_mb(process.pid))
         limit = start_rss + prepared + rendered + 100
         check(f"48 renders at 2048x1953: resident memory within the memory budgets ({prepared} + {rendered} MB) plus 100 MB",

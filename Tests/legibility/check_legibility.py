@@ -39,7 +39,7 @@ SEED = 20261125
 
 
 def fetch(url):
-    with urllib.request.urlopen(url, timeout=120) as answer:
+    with urllib.request.urlopen(url, timeout=60) as answer:
         return answer.read(), answer.headers
 
 
