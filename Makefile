@@ -39,7 +39,7 @@ DEFLATE_LIBS := -lpng16 -ldeflate -lz -lm
 DEFLATE_PROOF := 20261125 4000 2000
 FUZZ_SECONDS ?= 60
 
-.PHONY: format run build release test test-build test-beside-build test-sanitized fuzz container-rootfs test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
+.PHONY: format run build release test test-build test-beside-build test-pixels test-processes test-sanitized fuzz container-rootfs test-container test-cluster test-kubernetes bench deps test-deps bench-deps clean
 
 deps:
 	@Tools/ensure-packages.sh $(BUILD_PACKAGES)
@@ -60,24 +60,18 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks BackdropKit/Sources BackdropKit/Tests
 
 # The release build with the tests, and beside it lint, the oracles, the generated data's stamps, the sanitized deflate
-# proof and the container's root filesystem; the Swift tests; then, on the release binary: the binary driven as a
-# process; the demo page in Chromium; the OpenAPI document against the live service; BackdropKit (the Swift client, its
-# own package in BackdropKit/) against live services; the placeholders read by the reference decoders; legibility;
-# traces; the container's runtime stage (test-container); replicas sharing through PostgreSQL behind nginx
-# (test-cluster); hostile and unlucky clients (early closes, many renders, one client flooding).
+# proof and the container's root filesystem; the Swift tests; then, on the release binary, two lanes at once of the
+# checks that measure no time: the placeholders read by the reference decoders and the OpenAPI document against the
+# live service in one; in the other legibility, the binary driven as a process, the demo page in Chromium, BackdropKit
+# (the Swift client, its own package in BackdropKit/) against live services, traces and deploy/kubernetes; then alone,
+# the checks that time answers: the container's runtime stage (test-container), replicas sharing through PostgreSQL
+# behind nginx (test-cluster), hostile and unlucky clients (early closes, many renders, one client flooding).
 test:
 	@Tools/stage.sh --reset
 	Tools/stage.sh packages $(MAKE) --no-print-directory test-deps
 	$(MAKE) --no-print-directory -j2 test-build test-beside-build
 	Tools/stage.sh "Swift tests" $(SWIFT) test $(RELEASE_FLAGS) --skip-build
-	Tools/stage.sh "cli" Tests/cli/run.sh $(RELEASE_BIN)
-	Tools/stage.sh "browser" $(TEST_VENV)/bin/python Tests/browser/test_demo.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "openapi" $(TEST_VENV)/bin/python Tests/api/test_openapi.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "backdropkit" $(TEST_VENV)/bin/python Tests/backdropkit/run.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "placeholders" $(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "legibility" $(TEST_VENV)/bin/python Tests/legibility/check_legibility.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "tracing" $(TEST_VENV)/bin/python Tests/tracing/check_traces.py $(RELEASE_BIN) $(TEST_OUTPUT)
-	Tools/stage.sh "kubernetes" $(MAKE) --no-print-directory test-kubernetes
+	$(MAKE) --no-print-directory -j2 test-pixels test-processes
 	Tools/stage.sh "container" $(MAKE) --no-print-directory test-container
 	Tools/stage.sh "cluster" $(MAKE) --no-print-directory test-cluster
 	Tools/stage.sh "hostile clients" python3 Tests/cli/hostile_clients.py $(RELEASE_BIN)
@@ -88,15 +82,30 @@ test:
 test-build: deps
 	@Tools/stage.sh "release build" $(SWIFT) build $(RELEASE_FLAGS) --build-tests
 
-# What runs beside the build, on the core it leaves (each of these takes seconds).
+# What runs beside the build, on the core it leaves (each of these takes seconds). Each stage's output is printed when
+# it ends (STAGE_OUTPUT), so that lanes that run at once do not interleave.
 test-beside-build: test-deps
-	@Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
-	@Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
-	@Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
-	@Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check
-	@Tools/stage.sh "face model" python3 Tools/face_model.py --check
-	@Tools/stage.sh "sanitized deflate proof" $(MAKE) --no-print-directory test-sanitized
-	@Tools/stage.sh "container root filesystem" $(MAKE) --no-print-directory container-rootfs
+	@STAGE_OUTPUT=buffered Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
+	@STAGE_OUTPUT=buffered Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
+	@STAGE_OUTPUT=buffered Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
+	@STAGE_OUTPUT=buffered Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check
+	@STAGE_OUTPUT=buffered Tools/stage.sh "face model" python3 Tools/face_model.py --check
+	@STAGE_OUTPUT=buffered Tools/stage.sh "sanitized deflate proof" $(MAKE) --no-print-directory test-sanitized
+	@STAGE_OUTPUT=buffered Tools/stage.sh "container root filesystem" $(MAKE) --no-print-directory container-rootfs
+
+# The placeholders read by their reference decoders (the longest check) and the OpenAPI document, one lane.
+test-pixels: test-deps
+	@STAGE_OUTPUT=buffered Tools/stage.sh "placeholders" $(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py $(RELEASE_BIN) $(TEST_OUTPUT)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "openapi" $(TEST_VENV)/bin/python Tests/api/test_openapi.py $(RELEASE_BIN) $(TEST_OUTPUT)
+
+# Legibility and the checks of processes and clients that time nothing, the other lane.
+test-processes: test-deps
+	@STAGE_OUTPUT=buffered Tools/stage.sh "legibility" $(TEST_VENV)/bin/python Tests/legibility/check_legibility.py $(RELEASE_BIN) $(TEST_OUTPUT)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "cli" Tests/cli/run.sh $(RELEASE_BIN)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "browser" $(TEST_VENV)/bin/python Tests/browser/test_demo.py $(RELEASE_BIN) $(TEST_OUTPUT)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "backdropkit" $(TEST_VENV)/bin/python Tests/backdropkit/run.py $(RELEASE_BIN) $(TEST_OUTPUT)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "tracing" $(TEST_VENV)/bin/python Tests/tracing/check_traces.py $(RELEASE_BIN) $(TEST_OUTPUT)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "kubernetes" $(MAKE) --no-print-directory test-kubernetes
 
 test-sanitized: deps
 	@mkdir -p .build/sanitized
