@@ -2,7 +2,7 @@
 # `make test` checks this file against what the release binary links (Tests/docker/check_dockerfile.py).
 
 # --- build: the release binary, as `make test` builds and tests it, in the official Swift image (Debian 12) ---
-# Testing is enabled so that the shipped binary is the one the Swift tests ran on (one build: see the README's tests).
+# Testing is enabled so that the shipped binary is the one the Swift tests ran on (one build: see docs/development.md).
 # Swift's runtime is linked dynamically: the libraries of it the binary links are gathered into /build/swift.
 FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
@@ -40,7 +40,7 @@ COPY config.json /app/config.json
 RUN mkdir -p /app/cache && chown backdrop:backdrop /app/cache
 VOLUME ["/app/cache"]
 # Configuration through the environment: BACKDROP_HOST, BACKDROP_PORT, BACKDROP_LOG_LEVEL, BACKDROP_CACHE_FOLDER,
-# FLICKR_API_KEY (see README); the file's defaults apply to everything else.
+# FLICKR_API_KEY (see docs/configuration.md); the file's defaults apply to everything else.
 ENV BACKDROP_HOST=0.0.0.0 \
     BACKDROP_PORT=8080
 EXPOSE 8080

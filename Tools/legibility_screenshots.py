@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's legibility screenshots: the demo page in headless Chromium over a light and a dark stock photo, with
+"""The legibility screenshots in docs/api.md (docs/legibility/): the demo page in headless Chromium over a light and a dark stock photo, with
 the text as it was (white, no scrim) and as <backdrop-background> now advises it (its colour over its scrim).
 
 usage: .build-venv/bin/python Tools/legibility_screenshots.py PATH/TO/backdrop OUTPUT_DIR

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Light effect, resampling and blending")
 struct EffectTests {
-    @Test("each style's constants are the README's", arguments: EffectStyle.allCases)
-    func constantsAreTheREADMEs(_ style: EffectStyle) {
+    @Test("each style's constants are docs/picture.md's", arguments: EffectStyle.allCases)
+    func constantsAreTheDocumentedOnes(_ style: EffectStyle) {
         let readme = ReferenceEffect.constants(style)
         #expect(style.radiusPoints == readme.radiusPoints)
         #expect(style.saturation == readme.saturation)

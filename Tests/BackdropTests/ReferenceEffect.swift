@@ -1,10 +1,10 @@
 @testable import Backdrop
 
-/// The light effect exactly as the README defines it, in Double at full resolution, with its own constants (none read
+/// The light effect exactly as docs/picture.md defines it, in Double at full resolution, with its own constants (none read
 /// from the production code, so that a wrong constant there fails the fidelity tests): three box blurs of odd integer
 /// width d with edge extension (horizontal and vertical), saturation with Rec.709 luma, clamp, tint, then the blend.
 enum ReferenceEffect {
-    /// The README's numbers: blur radius in points of a 568-point screen, saturation, and the tint (white, alpha).
+    /// docs/picture.md's numbers: blur radius in points of a 568-point screen, saturation, and the tint (white, alpha).
     struct Constants {
         let radiusPoints: Double
         let saturation: Double

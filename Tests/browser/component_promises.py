@@ -1,4 +1,4 @@
-"""The README's promises of <backdrop-background> that take time or a change of the page, in headless Chromium, on a
+"""The promises docs/api.md makes of <backdrop-background> that take time or a change of the page, in headless Chromium, on a
 page of another origin whose clock the test moves: it records the page's timers and fetches, and runs a timer now as
 if the clock had reached it.
 

@@ -9,7 +9,7 @@ by evanw/thumbhash's reference JavaScript under node), the BlurHash (decoded by 
 reference) and the flat colour are each stretched to that size with bilinear interpolation, and their PSNR against it
 is measured. The hashes must also be exactly what the reference encoders make of the preview's pixels. PyPI's
 thumbhash 0.1.2 reads the average colour and aspect ratio (its full decoder returns one flat colour whatever the hash,
-so the JavaScript reference draws the image). Prints the README's table; writes a side-by-side picture per style.
+so the JavaScript reference draws the image). Prints the table in docs/api.md; writes a side-by-side picture per style.
 """
 import base64
 import io

@@ -1,6 +1,6 @@
 /// The screen's pixel density a render is for (`dpr`): `width` and `height` are CSS pixels, and the render has `factor`
 /// times as many device pixels on each side. The lossy formats' quality falls as density rises: each device pixel is
-/// smaller on the screen, so the same artefacts are finer to the eye (5 points a step; see the README's Density).
+/// smaller on the screen, so the same artefacts are finer to the eye (5 points a step; see Density in docs/api.md).
 package enum Density: String, Sendable, Hashable, CaseIterable {
     case x1 = "1"
     case x1_5 = "1.5"

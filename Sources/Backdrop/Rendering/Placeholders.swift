@@ -1,6 +1,6 @@
 /// The blurred layer in the forms image components already take (expo-image, react-blurhash, Nuke and Kingfisher
 /// plug-ins, Unsplash-style `color`), made from the preview's pixels with it and cached with it. Each is coarser
-/// than the preview itself; the README's "Placeholders" table gives their bytes and how close each comes.
+/// than the preview itself; the "Placeholders" table in docs/api.md gives their bytes and how close each comes.
 package struct Placeholders: Sendable, Equatable {
     /// ThumbHash, base64.
     package let thumbHash: String

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Not swift-configuration's `ConfigReader`: its readers give the default (or nil) for a value of the wrong type and
 /// tell only an access reporter, its JSON provider keeps one of two duplicate keys and lists no keys to find unknown
-/// ones, and it knows no ranges (see the README's configuration section).
+/// ones, and it knows no ranges (see docs/configuration.md).
 struct SectionReader {
     let section: String
     private let object: [String: JSONValue]
