@@ -84,7 +84,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
         return photo
     }
 
-    /// What the source header says: `flickr`, `commons`, `stock`, or `flickr; stale` (`commons; stale`).
+    /// What the source header says: one of its origin's ``PhotoOrigin/labels`` (`flickr`, or `flickr; stale`).
     package var sourceLabel: String { self.stale ? "\(self.origin.rawValue); stale" : self.origin.rawValue }
 
     /// Stock photos and stale ones stand in for what was asked; caches should keep them briefly.
@@ -94,10 +94,4 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     package func size(covering target: PixelSize) -> PhotoSize? {
         self.sizes.first { $0.width >= target.width && $0.height >= target.height } ?? self.sizes.last
     }
-}
-
-package enum PhotoOrigin: String, Sendable, Hashable, Codable, CaseIterable {
-    case stock
-    case flickr
-    case commons
 }

@@ -1,14 +1,11 @@
 import Foundation
 
-/// The names `photos.sources` takes.
-package enum PhotoSourceName: String, Sendable, Equatable, CaseIterable {
-    case flickr, commons, stock
-}
-
 extension Settings {
     /// Wikimedia Commons, searched with no key (``CommonsSearch``).
+    @dynamicMemberLookup
     package struct Commons: Sendable, Equatable {
-        package var endpoint = "https://commons.wikimedia.org/w/api.php"
+        /// The keys every nearby source has; its own image hosts are `upload.wikimedia.org` and `thumb.wikimedia.org`.
+        package var nearby = NearbySource(endpoint: "https://commons.wikimedia.org/w/api.php")
         /// Who calls, as Wikimedia's policy asks: a name and a way to reach whoever runs this instance. Operators put
         /// their own contact in it. Every call sends it followed by `Backdrop/<version>` (``headerValue``).
         package var userAgent = "Backdrop (https://github.com/backdrop-photos/backdrop; operators: put your contact in commons.userAgent)"
@@ -16,14 +13,6 @@ extension Settings {
         package var radiusKm = 10.0
         /// API calls a replica (or, sharing a database, all of them) makes in an hour at most.
         package var callsPerHour = 600
-        /// `connectTimeoutSeconds`.
-        package var connectTimeout = Duration.seconds(5)
-        /// One call's whole time, its body read (`totalTimeoutSeconds`).
-        package var totalTimeout = Duration.seconds(15)
-        package var maxDownloadMB = 20
-        /// Image hosts allowed besides `upload.wikimedia.org` (tests, mirrors).
-        package var extraImageHosts: [String] = []
-        package var downloadCacheMB = 64
         /// Requests in flight to Wikimedia's media hosts (`upload.wikimedia.org`, `thumb.wikimedia.org`) together, photos
         /// and thumbnails alike: 2, as Wikimedia's robot policy asks.
         package var mediaConcurrency = 2
@@ -34,6 +23,11 @@ extension Settings {
         package var mediaMbps = 25
 
         package init() {}
+
+        package subscript<Value>(dynamicMember path: WritableKeyPath<NearbySource, Value>) -> Value {
+            get { self.nearby[keyPath: path] }
+            set { self.nearby[keyPath: path] = newValue }
+        }
 
         /// Whether the operator has said who runs this instance (the default names only the project).
         var hasOwnContact: Bool { !self.userAgent.contains("operators: put your contact") }
@@ -54,7 +48,7 @@ extension Settings.Commons: SettingsSection {
     static let name = "commons"
 
     mutating func read(_ section: inout SectionReader) throws {
-        self.endpoint = try section.string("endpoint", default: self.endpoint, allowEmpty: false, check: Settings.checkHTTPURL)
+        try self.nearby.read(&section)
         self.userAgent = try section.string(
             "userAgent",
             default: self.userAgent,
@@ -67,11 +61,6 @@ extension Settings.Commons: SettingsSection {
         )
         self.radiusKm = try section.double("radiusKm", default: self.radiusKm, in: 0.01...10)
         self.callsPerHour = try section.int("callsPerHour", default: self.callsPerHour, in: 1...36000)
-        self.connectTimeout = try section.duration("connectTimeoutSeconds", default: self.connectTimeout, unit: .seconds, in: 0.1...60, whole: false)
-        self.totalTimeout = try section.duration("totalTimeoutSeconds", default: self.totalTimeout, unit: .seconds, in: 0.1...120, whole: false)
-        self.maxDownloadMB = try section.int("maxDownloadMB", default: self.maxDownloadMB, in: 1...200)
-        self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
-        self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 0...4096)
         self.mediaConcurrency = try section.int("mediaConcurrency", default: self.mediaConcurrency, in: 1...16)
         self.mediaPerHour = try section.int("mediaPerHour", default: self.mediaPerHour, in: 1...360_000)
         self.mediaMbps = try section.int("mediaMbps", default: self.mediaMbps, in: 1...10_000)

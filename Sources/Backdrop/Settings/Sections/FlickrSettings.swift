@@ -2,24 +2,23 @@ import Foundation
 
 extension Settings {
     /// `flickr`: the Flickr photo source, asked only with a key.
+    @dynamicMemberLookup
     package struct Flickr: Sendable, Equatable {
         package var apiKey = ""
-        package var endpoint = "https://api.flickr.com/services/rest/"
+        /// The keys every nearby source has.
+        package var nearby = NearbySource(endpoint: "https://api.flickr.com/services/rest/")
         package var radiusKm = 10.0
         package var tags = ""
         package var licenses = "4,5,7,8,9,10,11,12"
         package var minUploadAgeDays = 1825
         package var callsPerHour = 3600
-        /// `connectTimeoutSeconds`.
-        package var connectTimeout = Duration.seconds(5)
-        /// One call's whole time, its body read (`totalTimeoutSeconds`).
-        package var totalTimeout = Duration.seconds(15)
-        package var maxDownloadMB = 20
-        package var extraImageHosts: [String] = []
-        /// Downloaded photos kept in memory.
-        package var downloadCacheMB = 64
 
         package init() {}
+
+        package subscript<Value>(dynamicMember path: WritableKeyPath<NearbySource, Value>) -> Value {
+            get { self.nearby[keyPath: path] }
+            set { self.nearby[keyPath: path] = newValue }
+        }
 
         var allowedLicenses: Set<Int> {
             Set(self.licenses.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
@@ -33,17 +32,12 @@ extension Settings.Flickr: SettingsSection {
     mutating func read(_ section: inout SectionReader) throws {
         self.apiKey = try section.string("apiKey", default: self.apiKey, env: ["FLICKR_API_KEY"], show: { $0.isEmpty ? "" : "****" })
         section.retired("apiSecret", variable: "FLICKR_API_SECRET", warning: Settings.noSecret)
-        self.endpoint = try section.string("endpoint", default: self.endpoint, allowEmpty: false, check: Settings.checkHTTPURL)
+        try self.nearby.read(&section)
         self.radiusKm = try section.double("radiusKm", default: self.radiusKm, in: 0.1...32)
         self.tags = try section.string("tags", default: self.tags)
         self.licenses = try section.string("licenses", default: self.licenses, allowEmpty: false, check: Self.checkLicenses)
         self.minUploadAgeDays = try section.int("minUploadAgeDays", default: self.minUploadAgeDays, in: 1...36500)
         self.callsPerHour = try section.int("callsPerHour", default: self.callsPerHour, in: 1...3600)
-        self.connectTimeout = try section.duration("connectTimeoutSeconds", default: self.connectTimeout, unit: .seconds, in: 0.1...60, whole: false)
-        self.totalTimeout = try section.duration("totalTimeoutSeconds", default: self.totalTimeout, unit: .seconds, in: 0.1...120, whole: false)
-        self.maxDownloadMB = try section.int("maxDownloadMB", default: self.maxDownloadMB, in: 1...200)
-        self.extraImageHosts = try section.strings("extraImageHosts", default: self.extraImageHosts, check: Settings.checkHostName)
-        self.downloadCacheMB = try section.int("downloadCacheMB", default: self.downloadCacheMB, in: 1...65536)
         // Moved to `photos`, which reads them from here for one release and says so.
         section.movedAway("requestDeadlineSeconds")
         section.movedAway("cellCacheEntries")

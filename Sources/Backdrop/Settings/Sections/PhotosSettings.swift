@@ -13,7 +13,7 @@ extension Settings {
         package var deny: [String] = []
         /// Where photos come from, in order: each stands in when the one before cannot serve. `flickr` is used only
         /// with a key; `stock` must come last.
-        package var sources: [PhotoSourceName] = [.flickr, .commons, .stock]
+        package var sources: [PhotoOrigin] = PhotoOrigin.allCases
         /// How long one request may wait on the sources in all (searches, downloads with their replacements, reading
         /// every body) before it gets the line's end: a stale photo whose bytes are at hand, or stock
         /// (`requestDeadlineSeconds`; `flickr.requestDeadlineSeconds` until this release).
@@ -45,8 +45,11 @@ extension Settings.Photos: SettingsSection {
                 throw Invalid("must name each source once and end with \"stock\", got \(names.map(\.rawValue))")
             }
         } item: { name in
-            guard let source = PhotoSourceName(rawValue: name) else {
-                throw Invalid("\"\(name.prefix(40))\" is not a source: use flickr, commons and stock (each once, stock last)")
+            guard let source = PhotoOrigin(rawValue: name) else {
+                let names = PhotoOrigin.allCases.map(\.rawValue)
+                throw Invalid(
+                    "\"\(name.prefix(40))\" is not a source: use \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") (each once, stock last)"
+                )
             }
             return source
         }
