@@ -125,6 +125,7 @@ func buildBackgroundController(
         photos: photos,
         upstreamDeadline: settings.photos.requestDeadline,
         disk: disk,
+        headers: BackdropHeaders.render,
         clock: clock,
         metrics: metrics
     )

@@ -52,19 +52,19 @@ struct AdmissionTests {
         defer { latch.release() }  // a failed wait lets the held jobs go
         let order = Recorder()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await gate.run(.prepare, pixels: Self.pixels, client: RenderClient("first")) { latch.wait() } }
+            group.addTask { _ = try await gate.run(.prepare, pixels: Self.pixels, client: RequestClient("first")) { latch.wait() } }
             try await waitUntil("the first job to run") { gate.load.running > 0 }
             // The flooder queues five, then the polite client one: the polite one runs second, not sixth.
             for index in 0..<5 {
                 group.addTask {
-                    _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient("flood")) {
+                    _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient("flood")) {
                         order.append("flood\(index)")
                     }
                 }
                 try await waitUntil("flood job \(index) to queue") { gate.load.queued >= index + 1 }
             }
             group.addTask {
-                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient("polite")) { order.append("polite") }
+                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient("polite")) { order.append("polite") }
             }
             try await waitUntil("six jobs to queue") { gate.load.queued >= 6 }
             latch.release()
@@ -83,7 +83,7 @@ struct AdmissionTests {
         let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
-        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("first")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
         var queued = [Task<Void, any Error>]()
         /// Whether a job of `client` was queued (true) or refused at once (false).
@@ -92,7 +92,7 @@ struct AdmissionTests {
             let finished = Counter()
             let job = Task {
                 defer { finished.increment() }
-                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RenderClient(client)) {}
+                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient(client)) {}
             }
             try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
             if gate.load.queued > before {
@@ -116,7 +116,7 @@ struct AdmissionTests {
         let gate = RenderGate(maxWait: .seconds(2), maxJobs: 1000, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
-        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("first")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
         // Each queued job is estimated at 0.3 ms + 50 MP x 18 ms: 0.9003 s. Three fit in the 2-s budget; the fourth
         // would wait 2.7 s behind them (plus what is left of the first job's 0.3 ms), so it is refused with 3.
@@ -124,16 +124,16 @@ struct AdmissionTests {
         let each = RenderCosts().estimate(.encode(.png), pixels: big)
         var queued = [Task<Void, any Error>]()
         for index in 0..<3 {
-            queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RenderClient("flood")) {} })
+            queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RequestClient("flood")) {} })
             try await waitUntil("flood job \(index) to queue") { gate.load.queued == index + 1 }
         }
         let refused = await #expect(throws: RenderBusy.self) {
-            try await gate.run(.encode(.png), pixels: big, client: RenderClient("flood")) {}
+            try await gate.run(.encode(.png), pixels: big, client: RequestClient("flood")) {}
         }
         let expected = Int(((each * 3) / .seconds(1)).rounded(.up))
         #expect(expected == 3 && refused?.retryAfter == expected, "Retry-After \(refused?.retryAfter ?? 0), expected wait \(each * 3)")
         // Another client waits for one of the flood's jobs, not three: admitted.
-        queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RenderClient("polite")) {} })
+        queued.append(Task { _ = try await gate.run(.encode(.png), pixels: big, client: RequestClient("polite")) {} })
         try await waitUntil("the polite job to queue") { gate.load.queued == 4 }
         latch.release()
         try await holder.value
@@ -157,18 +157,18 @@ struct AdmissionTests {
         let pool = Self.pool()
         let gate = RenderGate(maxWait: .milliseconds(450), maxJobs: 1000, workers: 1, pool: pool)
         for _ in 0..<12 {
-            try await gate.run(.encode(.png), pixels: megapixel, client: RenderClient("a")) { usleep(100_000) }  // the work
+            try await gate.run(.encode(.png), pixels: megapixel, client: RequestClient("a")) { usleep(100_000) }  // the work
         }
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
-        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { latch.wait() } }
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("first")) { latch.wait() } }
         try await waitUntil("the holding job to run") { gate.load.running > 0 }
         var queued = [Task<Void, any Error>]()
         while queued.count < 30 {
             let finished = Counter()
             let job = Task {
                 defer { finished.increment() }
-                _ = try await gate.run(.encode(.png), pixels: megapixel, client: RenderClient("b")) {}
+                _ = try await gate.run(.encode(.png), pixels: megapixel, client: RequestClient("b")) {}
             }
             try await waitUntil("a job to queue or be refused") { gate.load.queued > queued.count || finished.value != 0 }
             guard gate.load.queued > queued.count else { break }
@@ -193,21 +193,21 @@ struct AdmissionTests {
         }
         let photo = try Fixtures.bytes("flickr-photo.jpg")
         let spec = RenderSpec(size: PixelSize(width: 640, height: 1136), style: .light, blurHundredths: 50)
-        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("first")) { holding.wait() } }
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("first")) { holding.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
         let render = Task {
             try await renderer.render(
                 PreviewTests.photo,
                 load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
                 spec: spec,
-                for: RenderClient("render")
+                for: RequestClient("render")
             )
         }
         try await waitUntil("the render's prepare to queue") { gate.load.queued == 1 }
         // Another client's job, estimated at 0.9 s, is admitted behind the prepare and holds the thread after it: the
         // encode that follows the prepare would wait for it, past the 100-ms budget. It was admitted with its prepare.
         let flood = Task {
-            try await gate.run(.encode(.png), pixels: 50_000_000, client: RenderClient("flood")) { flooding.wait() }
+            try await gate.run(.encode(.png), pixels: 50_000_000, client: RequestClient("flood")) { flooding.wait() }
         }
         try await waitUntil("the other client's job to queue") { gate.load.queued == 2 }
         holding.release()
@@ -223,7 +223,7 @@ struct AdmissionTests {
         let blocking = Latch()
         defer { blocking.release() }
         let blocker = Task {
-            try await gate.run(.encode(.png), pixels: 50_000_000, client: RenderClient("flood")) { blocking.wait() }
+            try await gate.run(.encode(.png), pixels: 50_000_000, client: RequestClient("flood")) { blocking.wait() }
         }
         try await waitUntil("the other client's next job to run") { gate.load.running > 0 }
         await #expect(throws: RenderBusy.self, "a re-blend waits for no prepare of its own: refused past the budget") {
@@ -231,7 +231,7 @@ struct AdmissionTests {
                 PreviewTests.photo,
                 load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
                 spec: spec,
-                for: RenderClient("again")
+                for: RequestClient("again")
             )
         }
         blocking.release()
@@ -244,9 +244,9 @@ struct AdmissionTests {
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
         let ran = Counter()
-        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("a")) { latch.wait() } }
+        let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("a")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
-        let waiting = Task { try await gate.run(.prepare, pixels: 100, client: RenderClient("b")) { ran.increment() } }
+        let waiting = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("b")) { ran.increment() } }
         try await waitUntil("a job to queue") { gate.load.queued > 0 }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }

@@ -12,13 +12,13 @@ struct ClientAddressTests {
     @Test func clientsAreTheirPeerUnlessThePeerIsATrustedProxy() throws {
         let headers: HTTPFields = [.xRealIP: "203.0.113.9", .xForwardedFor: "198.51.100.1, 192.0.2.77"]
         let untrusting = ClientAddress(trustedProxies: [])
-        #expect(untrusting.client(peer: "10.0.0.5", headers: headers) == RenderClient("10.0.0.5"), "headers ignored")
+        #expect(untrusting.client(peer: "10.0.0.5", headers: headers) == RequestClient("10.0.0.5"), "headers ignored")
         let trusting = ClientAddress(trustedProxies: [try Self.range("10.0.0.0/8"), try Self.range("::1")])
-        #expect(trusting.client(peer: "10.0.0.5", headers: headers) == RenderClient("203.0.113.9"), "X-Real-IP first")
-        #expect(trusting.client(peer: "11.0.0.5", headers: headers) == RenderClient("11.0.0.5"), "a peer outside the range")
-        #expect(trusting.client(peer: "::1", headers: [.xRealIP: "not an address"]) == RenderClient("::/64"), "the peer, as its /64")
+        #expect(trusting.client(peer: "10.0.0.5", headers: headers) == RequestClient("203.0.113.9"), "X-Real-IP first")
+        #expect(trusting.client(peer: "11.0.0.5", headers: headers) == RequestClient("11.0.0.5"), "a peer outside the range")
+        #expect(trusting.client(peer: "::1", headers: [.xRealIP: "not an address"]) == RequestClient("::/64"), "the peer, as its /64")
         #expect(
-            trusting.client(peer: "::ffff:10.1.2.3", headers: [.xRealIP: "203.0.113.1"]) == RenderClient("203.0.113.1"),
+            trusting.client(peer: "::ffff:10.1.2.3", headers: [.xRealIP: "203.0.113.1"]) == RequestClient("203.0.113.1"),
             "IPv4-mapped addresses count as IPv4"
         )
         #expect(untrusting.client(peer: nil, headers: headers) == .unknown)

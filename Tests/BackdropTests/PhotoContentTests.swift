@@ -64,14 +64,14 @@ struct PhotoContentTests {
         )
         let load: Renderer.Loader = { _, _ in EncodedImage(bytes: landscape, variant: "fixture") }
         let small = RenderSpec(size: PixelSize(width: 64, height: 64), style: .light, blurHundredths: 0)
-        _ = try await renderer.render(photo, load: load, spec: small, for: RenderClient("test"))
+        _ = try await renderer.render(photo, load: load, spec: small, for: RequestClient("test"))
         let measured = try #require(await renderer.measures.cached(photo.id), "measured at its first size")
         #expect(measured.content.faces == 0)
         let portrait = PhotoQuality(try JPEGDecoder.decode(try Fixtures.bytes("astronaut.jpg")))
         await renderer.measures.insert(portrait, for: photo.id)
         let large = RenderSpec(size: PixelSize(width: 320, height: 568), style: .light, blurHundredths: 0)
         await #expect(throws: PhotoRejected.self, "judged by the measures kept, not measured again") {
-            try await renderer.render(photo, load: load, spec: large, for: RenderClient("test"))
+            try await renderer.render(photo, load: load, spec: large, for: RequestClient("test"))
         }
     }
 

@@ -271,9 +271,9 @@ struct PhotoLineTests {
                 #expect(known.status == 200 && commons.geosearches.count == 3 && commons.searches.count == 9)
             }
         }
-        #expect(ClientShares.network(RenderClient("203.0.113.7")) == "203.0.113.0/24")
-        #expect(ClientShares.network(RenderClient("2001:db8:1:2::/64")) == "2001:db8:1::/48")
-        #expect(ClientShares.network(RenderClient("10.1.0.0/16")) == "10.1.0.0/24" && ClientShares.network(.unknown) == nil)
+        #expect(ClientShares.network(RequestClient("203.0.113.7")) == "203.0.113.0/24")
+        #expect(ClientShares.network(RequestClient("2001:db8:1:2::/64")) == "2001:db8:1::/48")
+        #expect(ClientShares.network(RequestClient("10.1.0.0/16")) == "10.1.0.0/24" && ClientShares.network(.unknown) == nil)
     }
 
     /// A reservation no call used is given back: a client whose new cells another replica already searched, or whose
@@ -281,7 +281,7 @@ struct PhotoLineTests {
     @Test func aReservationNoCallUsedIsGivenBack() async throws {
         let shares = ClientShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch))
         let sharing = LocalCoordinator(source: "commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics())
-        let client = RenderClient("198.51.100.7")
+        let client = RequestClient("198.51.100.7")
         for _ in 0..<10 {
             let reservation = try #require(await shares.reserve(client, through: sharing))
             await shares.settle(reservation, through: sharing)
@@ -291,7 +291,7 @@ struct PhotoLineTests {
         let second = try #require(await shares.reserve(client, through: sharing), "a share of 2: one left")
         #expect(second.used())
         #expect(await shares.reserve(client, through: sharing) == nil, "both made: spent")
-        #expect(await shares.reserve(RenderClient("198.51.101.7"), through: sharing) != nil, "another /24")
+        #expect(await shares.reserve(RequestClient("198.51.101.7"), through: sharing) != nil, "another /24")
     }
 
     @Test func aPhotoTaggedFogIsNotTurnedDownAsBlurred() async throws {

@@ -28,6 +28,11 @@ struct SharedSearch: Sendable {
     /// The end of another replica's lease on `key`, as last seen by a request waiting on it (nil: none seen).
     func leaseEnd(_ key: CellWindow) async -> Date? { await self.leases.until(key) }
 
+    /// How long the replicas leave the source alone after one shares that it rejected the key (then one call a minute
+    /// tries it again), and a cell after one shares that its search failed.
+    static let keyRetryInterval: TimeInterval = 60
+    static let failureBackoff: TimeInterval = 30
+
     /// The first pause between looks at a cell-window whose lease another replica holds; it grows to ``longestPause``.
     static let firstPause: Duration = .milliseconds(10)
     static let longestPause: Duration = .milliseconds(200)
@@ -65,11 +70,11 @@ struct SharedSearch: Sendable {
             let results = try await search(shared)
             return read(await shared.publish(encode(results), for: key)) ?? results
         } catch  where isKeyRejection(error) {
-            await shared.publishKeyRejected(retryAfter: SearchState.keyRetryInterval)
+            await shared.publishKeyRejected(retryAfter: Self.keyRetryInterval)
             throw error
         } catch {
             if !(error is CancellationError) && !Task.isCancelled {
-                await shared.publishFailure(for: key, backoff: SearchState.failureBackoff)
+                await shared.publishFailure(for: key, backoff: Self.failureBackoff)
             }
             throw error
         }

@@ -29,6 +29,17 @@ enum BackdropHeaders {
         return field
     }
 
+    /// Every header a render is served with but `Cache-Control`, written once per render (``RenderHeaders``): where its
+    /// photo came from, its type, length and validators.
+    static func render(_ render: CachedRender) -> HTTPFields {
+        var headers = Self.attribution(of: render.photo, place: render.place)
+        headers[.contentType] = render.format.mediaType
+        headers[.contentLength] = String(render.body.readableBytes)
+        headers[.eTag] = render.etag
+        headers[.lastModified] = HTTPDate.format(render.created)
+        return headers
+    }
+
     static func attribution(of photo: SourcePhoto, place: Place) -> HTTPFields {
         let credit = photo.attribution
         return [

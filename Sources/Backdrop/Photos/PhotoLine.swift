@@ -25,7 +25,7 @@ package struct PhotoLine: Sendable {
         variant: Int,
         shape: ScreenShape,
         passing: Set<PhotoOrigin> = [],
-        client: RenderClient = .unknown
+        client: RequestClient = .unknown
     ) async throws -> SourcePhoto {
         if case .cell(let cell) = place {
             for source in self.nearby where !passing.contains(source.origin) {
@@ -59,7 +59,7 @@ package struct PhotoLine: Sendable {
 
     /// The photo's encoded bytes, in the smallest size that covers `size` (a stock photo has one), for `client`'s
     /// request (a download is charged to its share of the source's media budget).
-    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient = .unknown) async throws -> EncodedImage {
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RequestClient = .unknown) async throws -> EncodedImage {
         guard let source = self.source(of: photo) else { return try await self.stock.imageData(for: photo, covering: size) }
         return try await source.imageData(for: photo, covering: size, client: client)
     }

@@ -28,7 +28,8 @@ package struct Backgrounds: Sendable {
     }
 
     /// As the settings describe it, with its render queue and renderer (`render`, decoding within `images`) and
-    /// render cache (`cache`, kept on `disk` too, if given); `photos` waited on for `upstreamDeadline` at most.
+    /// render cache (`cache`, kept on `disk` too, if given, each render with its `headers`); `photos` waited on for
+    /// `upstreamDeadline` at most.
     init(
         render: Settings.Render,
         images: Settings.Images,
@@ -36,6 +37,7 @@ package struct Backgrounds: Sendable {
         photos: PhotoLine,
         upstreamDeadline: Duration,
         disk: DiskCache?,
+        headers: @escaping RenderHeaders,
         clock: any WallClock,
         metrics: BackdropMetrics
     ) {
@@ -54,7 +56,13 @@ package struct Backgrounds: Sendable {
                 gate: gate,
                 metrics: metrics
             ),
-            renders: RenderCache(memoryBudget: cache.renderedImagesMemoryMB << 20, disk: disk, clock: clock, metrics: metrics),
+            renders: RenderCache(
+                memoryBudget: cache.renderedImagesMemoryMB << 20,
+                disk: disk,
+                clock: clock,
+                metrics: metrics,
+                headers: headers
+            ),
             previewsMemory: cache.previewsMemoryMB << 20,
             upstreamDeadline: upstreamDeadline,
             metrics: metrics
@@ -67,7 +75,7 @@ package struct Backgrounds: Sendable {
         window: TimeWindow,
         variant: Int = 0,
         spec: RenderSpec,
-        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        for client: @escaping @Sendable () -> RequestClient = { .unknown },
         logger: Logger
     ) async throws -> CachedRender {
         let key = { @Sendable (photo: SourcePhoto) in RenderedImageKey(place: place, window: window, photo: photo, spec: spec) }
@@ -105,7 +113,7 @@ package struct Backgrounds: Sendable {
         size: PixelSize,
         style: EffectStyle,
         crop: CropMode = .attention,
-        for client: @escaping @Sendable () -> RenderClient = { .unknown },
+        for client: @escaping @Sendable () -> RequestClient = { .unknown },
         logger: Logger
     ) async throws -> BlurredPreview {
         let spec = RenderSpec(size: size, style: style, blurHundredths: 100, crop: crop)
@@ -147,7 +155,7 @@ package struct Backgrounds: Sendable {
         window: TimeWindow,
         variant: Int,
         shape: ScreenShape,
-        client: @escaping @Sendable () -> RenderClient,
+        client: @escaping @Sendable () -> RequestClient,
         logger: Logger,
         cached: (SourcePhoto) async -> Made?,
         make: @escaping @Sendable (SourcePhoto) async throws -> Made
@@ -188,7 +196,7 @@ package struct Backgrounds: Sendable {
     }
 
     /// The line's photo for the place, window and class of screen, in a span saying where it came from.
-    private func choose(place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RenderClient) async throws -> SourcePhoto {
+    private func choose(place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RequestClient) async throws -> SourcePhoto {
         try await withRequestSpan("photo.choose") { span in
             span.attributes["backdrop.photo.variant"] = variant
             span.attributes["backdrop.screen.shape"] = shape.rawValue

@@ -22,12 +22,12 @@ final class PhotoAttempts: Sendable {
     let variant: Int
     let shape: ScreenShape
     /// Who asks: a search the line makes is charged to its share (``ClientShares``).
-    let client: RenderClient
+    let client: RequestClient
     let logger: Logger
     let span: any Span
     private let passed = Mutex<[(id: String, origin: PhotoOrigin, reason: String, counts: Bool)]>([])
 
-    init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RenderClient, logger: Logger, span: any Span)
+    init(photos: PhotoLine, place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RequestClient, logger: Logger, span: any Span)
     {
         self.photos = photos
         self.place = place

@@ -15,17 +15,19 @@ struct RenderCache: Sendable {
     let disk: DiskCache?
     let clock: any WallClock
     let metrics: BackdropMetrics
+    let headers: RenderHeaders
 
     /// Renders kept in memory at most: each holds its photo's attribution and headers besides its bytes.
     static let maxEntries = 32768
     /// What a render in memory costs besides its bytes (its photo's attribution, headers, the cache's own entry).
     static let overhead = 2048
 
-    package init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics) {
+    package init(memoryBudget: Int, disk: DiskCache?, clock: any WallClock, metrics: BackdropMetrics, headers: @escaping RenderHeaders) {
         self.memory = MemoryLRU(budget: memoryBudget, maxEntries: Self.maxEntries) { $0.body.readableBytes + Self.overhead }
         self.disk = disk
         self.clock = clock
         self.metrics = metrics
+        self.headers = headers
     }
 
     /// The render for `key` if it is in memory (counted as a hit), else nil.
@@ -38,7 +40,7 @@ struct RenderCache: Sendable {
     /// The cached render for `key`, else the one `make` produces (kept in memory and on disk).
     package func render(_ key: RenderedImageKey, make: @escaping @Sendable () async throws -> ByteBuffer) async throws -> CachedRender {
         if let hit = await self.cached(key) { return hit }
-        let (disk, clock, metrics) = (self.disk, self.clock, self.metrics)
+        let (disk, clock, metrics, headers) = (self.disk, self.clock, self.metrics, self.headers)
         return try await self.memory.value(for: key) {
             let stored = await withRequestSpan("cache.disk.read") { span in
                 guard let disk, let (entry, file) = await disk.read(key.diskKey, keepOpen: true),
@@ -53,12 +55,26 @@ struct RenderCache: Sendable {
             if let (entry, file) = stored {
                 metrics.cache(.hit, kind: "render")
                 RequestTrace.note("backdrop.cache", "disk")
-                return CachedRender(body: entry.payload, format: key.spec.format, photo: key.photo, place: key.place, created: entry.created)
-                    .with(file: file)
+                return CachedRender(
+                    body: entry.payload,
+                    format: key.spec.format,
+                    photo: key.photo,
+                    place: key.place,
+                    created: entry.created,
+                    headers: headers
+                )
+                .with(file: file)
             }
             metrics.cache(.miss, kind: "render")
             // The encoder's buffer is the body sent, kept and written to disk: no copy, one checksum.
-            let made = CachedRender(body: try await make(), format: key.spec.format, photo: key.photo, place: key.place, created: clock.now())
+            let made = CachedRender(
+                body: try await make(),
+                format: key.spec.format,
+                photo: key.photo,
+                place: key.place,
+                created: clock.now(),
+                headers: headers
+            )
             let size = made.body.readableBytes
             guard let disk, size >= Settings.Cache.smallestRenderOnDisk, let meta = try? JSONEncoder().encode(Meta(photo: key.photo)) else {
                 return made

@@ -13,18 +13,6 @@ enum RenderWork: Hashable, Sendable {
     case preview
 }
 
-/// Who a render is for, so that the gate serves clients in turn: the peer's address, or the address a trusted proxy
-/// names (``ClientAddress``).
-struct RenderClient: Hashable, Sendable {
-    package let name: String
-
-    package init(_ name: String) {
-        self.name = name
-    }
-
-    static let unknown = RenderClient("unknown")
-}
-
 /// The render queue refused a job: the expected wait before it would start is over the budget.
 struct RenderBusy: Error {
     /// Seconds after which a retry can expect to be admitted.
@@ -82,7 +70,7 @@ final class RenderGate: Sendable {
     func run<T: Sendable>(
         _ work: RenderWork,
         pixels: Int,
-        client: RenderClient,
+        client: RequestClient,
         continues: Bool = false,
         _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
@@ -151,7 +139,7 @@ final class RenderGate: Sendable {
 
     struct Job {
         let id: UInt64
-        let client: RenderClient
+        let client: RequestClient
         let cost: Duration
         let continuation: CheckedContinuation<Void, any Error>
     }
@@ -161,9 +149,9 @@ final class RenderGate: Sendable {
         var nextID: UInt64 = 0
         var costs = RenderCosts()
         var running = [UInt64: (started: ContinuousClock.Instant, cost: Duration)]()
-        var queues = [RenderClient: CircularBuffer<Job>]()
-        var turns = CircularBuffer<RenderClient>()
-        var queuedCost = [RenderClient: Duration]()
+        var queues = [RequestClient: CircularBuffer<Job>]()
+        var turns = CircularBuffer<RequestClient>()
+        var queuedCost = [RequestClient: Duration]()
         var queued = 0
 
         mutating func enqueue(_ job: Job) {
@@ -193,7 +181,7 @@ final class RenderGate: Sendable {
         }
 
         /// The first job of `client` that `matches`, taken out of the queue and its books.
-        private mutating func take(from client: RenderClient, where matches: (Job) -> Bool) -> Job? {
+        private mutating func take(from client: RequestClient, where matches: (Job) -> Bool) -> Job? {
             guard var queue = self.queues[client], let index = queue.firstIndex(where: matches) else { return nil }
             let job = queue.remove(at: index)
             self.queued -= 1
@@ -206,7 +194,7 @@ final class RenderGate: Sendable {
             return job
         }
 
-        private mutating func forget(_ client: RenderClient) {
+        private mutating func forget(_ client: RequestClient) {
             self.queues[client] = nil
             self.queuedCost[client] = nil
             if let index = self.turns.firstIndex(of: client) { self.turns.remove(at: index) }
@@ -215,7 +203,7 @@ final class RenderGate: Sendable {
         /// How long a new job of `client` would wait before it starts: the work left of the running jobs, `client`'s
         /// own queue, and of each other client about as many jobs as `client` has queued plus one (their turns before
         /// the new job's), all shared by the workers.
-        func expectedWait(for client: RenderClient, workers: Int) -> Duration {
+        func expectedWait(for client: RequestClient, workers: Int) -> Duration {
             let now = ContinuousClock.now
             var work = Duration.zero
             for (started, cost) in self.running.values {

@@ -35,7 +35,7 @@ struct Renderer: Sendable {
         self.metrics = metrics
     }
 
-    package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RenderClient) async throws -> ByteBuffer {
+    package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RequestClient) async throws -> ByteBuffer {
         let (prepared, admitted) = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
         // Lossy quality falls as density rises (``Density``).
         let encoders = self.encoders.at(spec.density)
@@ -59,7 +59,7 @@ struct Renderer: Sendable {
         size: PixelSize,
         style: EffectStyle,
         crop: CropMode,
-        for client: RenderClient
+        for client: RequestClient
     ) async throws -> BlurredPreview {
         let (prepared, admitted) = try await self.prepared(photo, load: load, size: size, style: style, crop: crop, for: client)
         return try await withRequestSpan("image.preview") { _ in
@@ -77,7 +77,7 @@ struct Renderer: Sendable {
         size: PixelSize,
         style: EffectStyle,
         crop: CropMode,
-        for client: RenderClient
+        for client: RequestClient
     ) async throws -> (prepared: PreparedImages, admitted: Bool) {
         let (limits, queue, metrics) = (self.limits, self.gate, self.metrics)
         let key = PreparedKey(photoID: photo.id, size: size, style: style, crop: crop)
@@ -107,11 +107,11 @@ struct Renderer: Sendable {
                         )
                     }
                     if known == nil, let measured = prepared.measures { await measures.insert(measured, for: photo.id) }
-                    if gate != nil { metrics.photoQuality(.pass) }
+                    if gate != nil { metrics.photoQuality(PhotoQuality.Verdict.pass.rawValue) }
                     return prepared
                 } catch let rejected as PhotoRejected {
                     if known == nil, let measured = rejected.measures { await measures.insert(measured, for: photo.id) }
-                    metrics.photoQuality(rejected.verdict)
+                    metrics.photoQuality(rejected.verdict.rawValue)
                     span.attributes["backdrop.quality"] = rejected.verdict.rawValue
                     throw rejected
                 }

@@ -93,16 +93,16 @@ package struct BackdropMetrics: Sendable {
         Counter(label: "backdrop.upstream.deadlines.total", factory: self.factory).increment()
     }
 
-    /// A `/background` image answered (200) or confirmed (304), by format.
-    func image(_ format: OutputFormat, status: Int) {
-        Counter(label: "backdrop.images.total", dimensions: [("format", format.rawValue), ("status", String(status))], factory: self.factory)
+    /// A `/background` image answered (200) or confirmed (304), by format (`png`, `jpeg`, `webp`, `avif`).
+    func image(_ format: String, status: Int) {
+        Counter(label: "backdrop.images.total", dimensions: [("format", format), ("status", String(status))], factory: self.factory)
             .increment()
     }
 
     /// The quality gate's verdict on a photo from elsewhere, once per photo prepared: pass, dark, bright, clipped,
     /// blurred or flat.
-    func photoQuality(_ verdict: PhotoQuality.Verdict) {
-        Counter(label: "backdrop.photos.quality.total", dimensions: [("verdict", verdict.rawValue)], factory: self.factory).increment()
+    func photoQuality(_ verdict: String) {
+        Counter(label: "backdrop.photos.quality.total", dimensions: [("verdict", verdict)], factory: self.factory).increment()
     }
 
     /// `kind`: stale or stock.

@@ -69,10 +69,10 @@ package struct BackgroundController: Sendable {
         if query.format == nil { headers[.vary] = "Accept" }
         if ConditionalRequest.isNotModified(request.headers, etag: render.etag, lastModified: render.created) {
             headers[.contentLength] = nil
-            self.metrics.image(format, status: 304)
+            self.metrics.image(format.rawValue, status: 304)
             return Response(status: .notModified, headers: headers)
         }
-        self.metrics.image(format, status: 200)
+        self.metrics.image(format.rawValue, status: 200)
         return .cached(render, headers: headers, fromFile: request.method == .get)
     }
 
@@ -90,7 +90,7 @@ package struct BackgroundController: Sendable {
     }
 
     /// Who a request is for, worked out only when it needs a render (cache hits never do).
-    private func client(_ peer: SocketAddress?, _ headers: HTTPFields) -> @Sendable () -> RenderClient {
+    private func client(_ peer: SocketAddress?, _ headers: HTTPFields) -> @Sendable () -> RequestClient {
         let clients = self.clients
         return { clients.client(peer: peer?.ipAddress, headers: headers) }
     }

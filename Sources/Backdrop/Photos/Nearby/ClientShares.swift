@@ -57,7 +57,7 @@ struct ClientShares: Sendable {
     }
 
     /// A call reserved from `client`'s share through `sharing`, or nil when the share is spent.
-    func reserve(_ client: RenderClient, through sharing: any CellSharing) async -> Reservation? {
+    func reserve(_ client: RequestClient, through sharing: any CellSharing) async -> Reservation? {
         guard let network = Self.network(client) else { return Reservation(network: nil, local: true) }
         if let granted = await sharing.takeShare(self.name(network), perHour: self.perClient) {
             return granted ? Reservation(network: network, local: false) : nil
@@ -84,7 +84,7 @@ struct ClientShares: Sendable {
     private func name(_ network: String) -> String { "share/\(self.budget)/\(network)" }
 
     /// The network a client's share is counted for: its IPv4 /24 or IPv6 /48; nil for a request with no address.
-    static func network(_ client: RenderClient) -> String? {
+    static func network(_ client: RequestClient) -> String? {
         guard client != .unknown else { return nil }
         let address = client.name.split(separator: "/").first.map(String.init) ?? client.name
         guard let bytes = IPRange.bytes(address) else { return client.name }

@@ -70,7 +70,7 @@ struct ImageDownloader: ImageDownloading {
     /// The image at `address` for `client`'s request: one request of its share reserved first (refused as
     /// ``DownloadError/Kind/throttled`` when the share is spent: the next source or stock, no photo marked unusable),
     /// and given back when no request was made (the budget spent, the host paused).
-    func download(_ address: String, for client: RenderClient) async throws -> [UInt8] {
+    func download(_ address: String, for client: RequestClient) async throws -> [UInt8] {
         guard let shares = self.shares, let budget = self.budget else { return try await self.download(address) }
         let sharing = budget.sharing()
         guard let reservation = await shares.reserve(client, through: sharing) else {
@@ -168,9 +168,9 @@ protocol ImageDownloading: Sendable {
     /// Throws `DownloadError`.
     func download(_ url: String) async throws -> [UInt8]
     /// The same for `client`'s request, charged to its share of the media budget where there is one.
-    func download(_ url: String, for client: RenderClient) async throws -> [UInt8]
+    func download(_ url: String, for client: RequestClient) async throws -> [UInt8]
 }
 
 extension ImageDownloading {
-    func download(_ url: String, for client: RenderClient) async throws -> [UInt8] { try await self.download(url) }
+    func download(_ url: String, for client: RequestClient) async throws -> [UInt8] { try await self.download(url) }
 }

@@ -6,7 +6,7 @@ extension NearbyPhotoSource {
     /// `client`'s share of new searches is spent). A search stores the photo it leads to. Throws only
     /// `CancellationError`: a request that gave up (its deadline passed) gets its fallback from the deadline's path,
     /// counted once there.
-    func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow, client: RenderClient) async throws -> CellChoice? {
+    func lookup(_ cell: Geohash, key: CellWindow, window: TimeWindow, client: RequestClient) async throws -> CellChoice? {
         if let cached = await self.choices.cached(key) { return cached }
         guard await self.state.mayCall(key) else { return nil }
         let (name, logger) = (self.search.name, self.context.logger)
@@ -38,7 +38,7 @@ extension NearbyPhotoSource {
     /// are fetched after the answer (``LateLooks``) by the replica that searched. A search's calls are charged to
     /// `client`'s share, one call reserved before the claim (given back when none was made); with the share spent, throws
     /// ``ClientShares/Spent``.
-    func results(_ cell: Geohash, window: TimeWindow, client: RenderClient) async throws -> CellResults {
+    func results(_ cell: Geohash, window: TimeWindow, client: RequestClient) async throws -> CellResults {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         if let held = await self.results.cached(key), held.looksPending, await self.state.reread(key, in: window.index) {
             // Results waiting for looks are read again before a later window is ranked: another replica may have added them.

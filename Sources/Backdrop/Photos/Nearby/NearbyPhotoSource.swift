@@ -68,7 +68,7 @@ struct NearbyPhotoSource: Sendable {
         in window: TimeWindow,
         variant: Int,
         shape: ScreenShape,
-        client: RenderClient = .unknown
+        client: RequestClient = .unknown
     ) async throws -> SourcePhoto? {
         let key = CellWindow(cell: cell.value, window: window.index)
         let unusable = await self.state.unusable(key)
@@ -101,7 +101,7 @@ struct NearbyPhotoSource: Sendable {
         return choice.photo(variant: variant, shape: shape, excluding: unusable).map { Known.photo($0.showing(people: people)) } ?? .nothing
     }
 
-    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient) async throws -> EncodedImage {
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RequestClient) async throws -> EncodedImage {
         try await self.downloads.imageData(for: photo, covering: size, client: client)
     }
 
@@ -160,7 +160,7 @@ struct NearbyPhotoSource: Sendable {
 
     /// ``lookup(_:key:window:)``, the request counted as waiting on it until it ends; a wait cut short (the request's
     /// task cancelled by its deadline) stays counted, so that the fallback knows this source was the one waited on.
-    private func waitedLookup(_ cell: Geohash, key: CellWindow, window: TimeWindow, client: RenderClient) async throws -> CellChoice? {
+    private func waitedLookup(_ cell: Geohash, key: CellWindow, window: TimeWindow, client: RequestClient) async throws -> CellChoice? {
         await self.state.beginWait(key)
         do {
             let choice = try await self.lookup(cell, key: key, window: window, client: client)

@@ -17,7 +17,7 @@ struct PhotoDownloads: Sendable {
     }
 
     /// The bytes for `client`'s request (a download is charged to its share of the media budget).
-    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RenderClient) async throws -> EncodedImage {
+    func imageData(for photo: SourcePhoto, covering size: PixelSize, client: RequestClient) async throws -> EncodedImage {
         guard let variant = photo.size(covering: size) else { throw DownloadError(.failed, "photo \(photo.id) has no sizes") }
         if let bytes = await self.store?.sourceImage(photoID: photo.id, variant: variant.label) {
             self.metrics.cache(.hit, kind: "source")

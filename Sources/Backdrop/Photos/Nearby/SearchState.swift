@@ -4,8 +4,10 @@ import Logging
 /// What a searching source remembers between requests besides search results: whether its key was rejected, which
 /// cells failed recently, and which of a cell's photos turned out unusable in a window.
 actor SearchState {
-    static let keyRetryInterval: TimeInterval = 60
-    static let failureBackoff: TimeInterval = 30
+    /// After a rejected key, one call a minute; after a failed search, the cell rests 30 s: as the replicas rest when
+    /// another shares what it learned (``SharedSearch``).
+    static let keyRetryInterval = SharedSearch.keyRetryInterval
+    static let failureBackoff = SharedSearch.failureBackoff
 
     private let clock: any WallClock
     private var keyRejectedAt: Date?
