@@ -59,7 +59,7 @@ run: build
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests/BackdropTests Benchmarks BackdropKit/Sources BackdropKit/Tests
 
-# The release build with the tests, and beside it lint, the oracles, the generated data's stamps, the sanitized deflate
+# The release build with the tests, and beside it lint, the layout rules, the oracles, the generated data's stamps, the sanitized deflate
 # proof and the container's root filesystem; the Swift tests; then, on the release binary, two lanes at once of the
 # checks that measure no time: the placeholders read by the reference decoders and the OpenAPI document against the
 # live service in one; in the other legibility, the binary driven as a process, the demo page in Chromium, BackdropKit
@@ -86,6 +86,7 @@ test-build: deps
 # it ends (STAGE_OUTPUT), so that lanes that run at once do not interleave.
 test-beside-build: test-deps
 	@STAGE_OUTPUT=buffered Tools/stage.sh "lint" $(SWIFT) format lint --strict --recursive Sources Benchmarks BackdropKit/Sources
+	@STAGE_OUTPUT=buffered Tools/stage.sh "layout" python3 Tests/layout/check_layout.py --self-test
 	@STAGE_OUTPUT=buffered Tools/stage.sh "sun oracle" $(TEST_VENV)/bin/python Tests/sun/astral_oracle.py --check
 	@STAGE_OUTPUT=buffered Tools/stage.sh "zone oracle" $(TEST_VENV)/bin/python Tests/zones/timezonefinder_oracle.py --check
 	@STAGE_OUTPUT=buffered Tools/stage.sh "zone grid" $(TEST_VENV)/bin/python Tools/make_time_zones.py --check

@@ -10,25 +10,6 @@ import Testing
 /// replica waits on another's lease.
 @Suite("Admission and fairness")
 struct AdmissionTests {
-    /// A clock the test moves.
-    final class MovingClock: WallClock {
-        let date: Mutex<Date>
-        init(_ date: Date) { self.date = Mutex(date) }
-        func now() -> Date { self.date.withLock { $0 } }
-        func advance(_ seconds: TimeInterval) { self.date.withLock { $0 += seconds } }
-    }
-
-    /// A job that holds its pool thread until the test lets it go.
-    final class Latch: Sendable {
-        private let open = Mutex(false)
-        func release() { self.open.withLock { $0 = true } }
-        /// Holds the job until released, or for a minute at most (so that a failed test's jobs end).
-        func wait() {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !self.open.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1000) }
-        }
-    }
-
     static let pixels = 640 * 1136
 
     /// What ran, in order.
@@ -38,15 +19,8 @@ struct AdmissionTests {
         var all: [String] { self.items.withLock { $0 } }
     }
 
-    /// A pool of one thread for one test (left to end with the test process).
-    static func pool() -> NIOThreadPool {
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        return pool
-    }
-
     @Test func jobsAreServedOneClientAtATime() async throws {
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
@@ -77,7 +51,7 @@ struct AdmissionTests {
     }
 
     @Test func admissionIsByExpectedWaitAndCountsTheClientsOwnQueue() async throws {
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         // A 640x1136 PNG encode is estimated at about 13 ms before anything is learned: a 100-ms budget admits a queue
         // of eight of them.
         let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
@@ -112,7 +86,7 @@ struct AdmissionTests {
     }
 
     @Test func retryAfterIsTheExpectedWaitRoundedUp() async throws {
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(2), maxJobs: 1000, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
@@ -154,7 +128,7 @@ struct AdmissionTests {
 
         // Through the gate: jobs of 1 MP that take 100 ms here make the next ones' expected wait count 100 ms each,
         // so a 450-ms budget admits five behind a running job instead of the 25 the first estimate (18 ms) would.
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .milliseconds(450), maxJobs: 1000, workers: 1, pool: pool)
         for _ in 0..<12 {
             try await gate.run(.encode(.png), pixels: megapixel, client: RequestClient("a")) { usleep(100_000) }  // the work
@@ -183,7 +157,7 @@ struct AdmissionTests {
     }
 
     @Test func aRenderAdmittedAtItsPrepareIsNotRefusedAtItsEncode() async throws {
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .milliseconds(100), maxJobs: 1000, workers: 1, pool: pool)
         let renderer = Renderer(encoders: EncoderSettings(), limits: DecodeLimits(), memoryBudget: 64 << 20, gate: gate)
         let (holding, flooding) = (Latch(), Latch())
@@ -197,7 +171,7 @@ struct AdmissionTests {
         try await waitUntil("the first job to run") { gate.load.running > 0 }
         let render = Task {
             try await renderer.render(
-                PreviewTests.photo,
+                Fixtures.photo,
                 load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
                 spec: spec,
                 for: RequestClient("render")
@@ -228,7 +202,7 @@ struct AdmissionTests {
         try await waitUntil("the other client's next job to run") { gate.load.running > 0 }
         await #expect(throws: RenderBusy.self, "a re-blend waits for no prepare of its own: refused past the budget") {
             try await renderer.render(
-                PreviewTests.photo,
+                Fixtures.photo,
                 load: { _, _ in EncodedImage(bytes: photo, variant: "fixture") },
                 spec: spec,
                 for: RequestClient("again")
@@ -239,7 +213,7 @@ struct AdmissionTests {
     }
 
     @Test func aWaitingJobWhoseTaskIsCancelledLeavesTheQueue() async throws {
-        let pool = Self.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go

@@ -15,11 +15,10 @@ struct CORSTests {
         configure: (inout Settings) -> Void = { _ in },
         _ test: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        var settings = HTTPTests.settings()
+        var settings = TestApp.settings()
         settings.server.corsOrigins = origins
         configure(&settings)
-        let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
-        try await app.test(.router, test)
+        try await TestApp.run(settings, test)
     }
 
     static func get(
@@ -27,9 +26,9 @@ struct CORSTests {
         _ uri: String,
         method: HTTPRequest.Method = .get,
         _ headers: HTTPFields = [:]
-    ) async throws -> HTTPTests.Answer {
+    ) async throws -> TestApp.Answer {
         try await client.execute(uri: uri, method: method, headers: headers) { response in
-            HTTPTests.Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
+            TestApp.Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
         }
     }
 
@@ -78,7 +77,7 @@ struct CORSTests {
                 $0.render.workers = 1
                 $0.render.maxPending = 1
             }) { client in
-                try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
+                try await withThrowingTaskGroup(of: TestApp.Answer.self) { group in
                     group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=300", Self.origin) }
                     try await waitUntil("the first render to be in the queue", limit: .seconds(20)) {
                         let metrics = (try? await Self.get(client, "/metrics")).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
@@ -86,7 +85,7 @@ struct CORSTests {
                     }
                     let refused = try await Self.get(client, "/background?lat=1&lon=2&width=301", Self.origin)
                     release()
-                    let first = try await group.reduce(into: [HTTPTests.Answer]()) { $0.append($1) }
+                    let first = try await group.reduce(into: [TestApp.Answer]()) { $0.append($1) }
                     #expect(first.map(\.status) == [.ok])
                     #expect(refused.status == .serviceUnavailable)
                     #expect(refused.headers[.accessControlAllowOrigin] == "*")

@@ -18,7 +18,7 @@ struct CacheTests {
         _ key: String,
         kind: CacheEntry.Kind = .render,
         bytes: Int = 1000,
-        created: Date = HTTPTests.epoch,
+        created: Date = TestApp.epoch,
         window: Int64 = 7
     ) -> CacheEntry {
         CacheEntry(
@@ -35,7 +35,7 @@ struct CacheTests {
         _ folder: URL,
         budget: Int = 1 << 30,
         maxFiles: Int = .max,
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        clock: any WallClock = FixedClock(date: TestApp.epoch),
         metrics: BackdropMetrics = BackdropMetrics(),
         logger: Logger = Logger(label: "test")
     ) -> DiskCache {
@@ -112,10 +112,10 @@ struct CacheTests {
         await cache.rebuildIndex()
         for key in ["a", "b", "c", "d", "e"] { await cache.write(Self.entry(key)) }
         await cache.write(Self.entry("p", kind: .photo))
-        #expect(Self.metric(metrics, #"backdrop_cache_evictions_total{kind="render"}"#) == 3)
-        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="render"}"#) == Double(2 * CacheFileIO.block))
-        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="photo"}"#) == Double(CacheFileIO.block))
-        #expect(Self.metric(metrics, #"backdrop_cache_bytes{kind="source"}"#) == 0)
+        #expect(MetricsText.metric(metrics, #"backdrop_cache_evictions_total{kind="render"}"#) == 3)
+        #expect(MetricsText.metric(metrics, #"backdrop_cache_bytes{kind="render"}"#) == Double(2 * CacheFileIO.block))
+        #expect(MetricsText.metric(metrics, #"backdrop_cache_bytes{kind="photo"}"#) == Double(CacheFileIO.block))
+        #expect(MetricsText.metric(metrics, #"backdrop_cache_bytes{kind="source"}"#) == 0)
     }
 
     @Test func leastRecentlyUsedEntriesGoFirstWithinTheBudget() async throws {
@@ -160,9 +160,9 @@ struct CacheTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
-            let tiny = try await HTTPTests.get(client, "/background?lat=3&lon=3&width=4&height=4&format=webp")
+            let tiny = try await TestApp.get(client, "/background?lat=3&lon=3&width=4&height=4&format=webp")
             #expect(tiny.status == .ok && tiny.body.count < Settings.Cache.smallestRenderOnDisk)
-            let large = try await HTTPTests.get(client, "/background?lat=3&lon=3&width=160&height=160")
+            let large = try await TestApp.get(client, "/background?lat=3&lon=3&width=160&height=160")
             #expect(large.status == .ok && large.body.count >= Settings.Cache.smallestRenderOnDisk)
         }
         #expect(Self.files(folder).filter { $0.hasPrefix("render-") }.count == 1, "only the large render is on disk")
@@ -221,7 +221,7 @@ struct CacheTests {
     @Test func sweepingRemovesWhatThePolicySaysIsDone() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let now = HTTPTests.epoch
+        let now = TestApp.epoch
         let window = TimeWindow(containing: now, seconds: 900).index
         let cache = Self.cache(folder, clock: FixedClock(date: now))
         await cache.rebuildIndex()
@@ -249,24 +249,19 @@ struct CacheTests {
     // MARK: - through HTTP
 
     static func settings(cacheFolder: URL) -> Settings {
-        var settings = HTTPTests.settings()
+        var settings = TestApp.settings()
         settings.cache.folder = cacheFolder.path
         return settings
     }
 
     static func withApp(
         _ settings: Settings,
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        clock: any WallClock = FixedClock(date: TestApp.epoch),
         metrics: BackdropMetrics = .init(),
         logger: Logger? = nil,
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let app = try await buildApplication(settings, clock: clock, logger: logger, metrics: metrics)
-        try await app.test(.router, body)
-    }
-
-    static func metric(_ metrics: BackdropMetrics, _ line: String) -> Double? {
-        metrics.exposition().split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        try await TestApp.run(settings, clock: clock, logger: logger, metrics: metrics, body)
     }
 
     @Test func rendersAreKeptOnDiskAndServedAfterARestart() async throws {
@@ -276,19 +271,19 @@ struct CacheTests {
         let first = BackdropMetrics()
         let body = Mutex<[UInt8]>([])
         try await Self.withApp(Self.settings(cacheFolder: folder), metrics: first) { client in
-            let answer = try await HTTPTests.get(client, query)
+            let answer = try await TestApp.get(client, query)
             #expect(answer.status == .ok)
             body.withLock { $0 = answer.body }
         }
-        #expect(Self.metric(first, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
+        #expect(MetricsText.metric(first, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
         #expect(Self.files(folder).contains { $0.hasPrefix("render-") })
         let second = BackdropMetrics()
         try await Self.withApp(Self.settings(cacheFolder: folder), metrics: second) { client in
-            let answer = try await HTTPTests.get(client, query)
+            let answer = try await TestApp.get(client, query)
             #expect(answer.status == .ok && answer.body == body.withLock { $0 })
         }
-        #expect(Self.metric(second, #"backdrop_cache_hits_total{kind="render"}"#) == 1)
-        #expect(Self.metric(second, #"backdrop_cache_misses_total{kind="render"}"#) == nil)
+        #expect(MetricsText.metric(second, #"backdrop_cache_hits_total{kind="render"}"#) == 1)
+        #expect(MetricsText.metric(second, #"backdrop_cache_misses_total{kind="render"}"#) == nil)
     }
 
     @Test func aCorruptRenderOnDiskIsRebuilt() async throws {
@@ -296,7 +291,7 @@ struct CacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let query = "/background?lat=1&lon=1&width=160&height=160"
         try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
-            let answer = try await HTTPTests.get(client, query)
+            let answer = try await TestApp.get(client, query)
             #expect(answer.status == .ok)
         }
         let url = try #require(Self.fileURLs(folder).first { $0.lastPathComponent.hasPrefix("render-") })
@@ -304,7 +299,7 @@ struct CacheTests {
         for index in (bytes.count - 200)..<(bytes.count - 100) { bytes[index] = 0 }
         try Data(bytes).write(to: url)
         try await Self.withApp(Self.settings(cacheFolder: folder)) { client in
-            let answer = try await HTTPTests.get(client, query)
+            let answer = try await TestApp.get(client, query)
             #expect(answer.status == .ok)
             #expect(try PNGDecoder.decode(answer.body).width == 160)
         }
@@ -325,14 +320,14 @@ struct CacheTests {
         settings.server.logLevel = .info
         try await Self.withApp(settings, metrics: metrics, logger: logger) { client in
             for blur in ["0.1", "0.2", "0.3"] {
-                let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=\(blur)")
+                let answer = try await TestApp.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=\(blur)")
                 #expect(answer.status == .ok)
             }
-            #expect((Self.metric(metrics, #"backdrop_cache_errors_total{operation="write"}"#) ?? 0) >= 3)
+            #expect((MetricsText.metric(metrics, #"backdrop_cache_errors_total{operation="write"}"#) ?? 0) >= 3)
             #expect(records.all.filter { $0.message.contains("disk cache unavailable") }.count == 1, "warned once, not per request")
             // The disk comes back: the next write succeeds.
             try FileManager.default.removeItem(at: blocker)
-            let answer = try await HTTPTests.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=0.4")
+            let answer = try await TestApp.get(client, "/background?lat=5&lon=5&width=160&height=160&blur=0.4")
             #expect(answer.status == .ok)
             #expect(Self.files(cacheFolder).contains { $0.hasPrefix("render-") })
             #expect(records.all.contains { $0.message.contains("writable again") })
@@ -355,7 +350,7 @@ struct CacheTests {
         settings.cache.maxMB = 1  // about one full-size render: each new one evicts the last
         try await Self.withApp(settings) { client in
             for blur in 1...6 {
-                let answer = try await HTTPTests.get(client, "/background?lat=7&lon=7&blur=0.\(blur)")
+                let answer = try await TestApp.get(client, "/background?lat=7&lon=7&blur=0.\(blur)")
                 #expect(answer.status == .ok)
             }
             // Every render is still in the memory tier, but the evicted ones' files were released: no deleted file is
@@ -365,7 +360,7 @@ struct CacheTests {
             #expect(Self.allocatedBytes(folder) <= 1 << 20, "the folder's blocks stay within the budget")
             // The folder is deleted under the running service: the next write releases what it held and recreates it.
             try FileManager.default.removeItem(at: folder)
-            let answer = try await HTTPTests.get(client, "/background?lat=7&lon=7&blur=0.9")
+            let answer = try await TestApp.get(client, "/background?lat=7&lon=7&blur=0.9")
             #expect(answer.status == .ok)
             #expect(Self.files(folder).contains { $0.hasPrefix("render-") }, "writable again without a restart")
             #expect(Self.deletedButOpen(under: folder) == 0)
@@ -378,17 +373,17 @@ struct CacheTests {
         let metrics = BackdropMetrics()
         try await Self.withApp(Self.settings(cacheFolder: folder), metrics: metrics) { client in
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for _ in 0..<100 { group.addTask { try await HTTPTests.get(client, "/background?lat=3&lon=3&width=200&height=300").status } }
+                for _ in 0..<100 { group.addTask { try await TestApp.get(client, "/background?lat=3&lon=3&width=200&height=300").status } }
                 for try await status in group { #expect(status == .ok) }
             }
         }
-        #expect(Self.metric(metrics, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
+        #expect(MetricsText.metric(metrics, #"backdrop_cache_misses_total{kind="render"}"#) == 1)
     }
 
     @Test func etagsAndConditionalRequests() async throws {
-        try await Self.withApp(HTTPTests.settings()) { client in
+        try await Self.withApp(TestApp.settings()) { client in
             let uri = "/background?lat=7&lon=7&width=50&height=50"
-            let first = try await HTTPTests.get(client, uri)
+            let first = try await TestApp.get(client, uri)
             let etag = try #require(first.headers[.eTag])
             let lastModified = try #require(first.headers[.lastModified])
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
@@ -414,7 +409,7 @@ struct CacheTests {
                 }
             }
             // Another blur is another representation, with another tag.
-            let other = try await HTTPTests.get(client, "/background?lat=7&lon=7&width=50&height=50&blur=0")
+            let other = try await TestApp.get(client, "/background?lat=7&lon=7&width=50&height=50&blur=0")
             #expect(other.headers[.eTag] != etag)
         }
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
@@ -424,11 +419,11 @@ struct CacheTests {
 
     @Test func metricsParseAsPrometheusTextAndCount() async throws {
         let metrics = BackdropMetrics()
-        try await Self.withApp(HTTPTests.settings(), metrics: metrics) { client in
-            for _ in 0..<3 { _ = try await HTTPTests.get(client, "/background?lat=9&lon=9&width=20&height=20") }
-            _ = try await HTTPTests.get(client, "/background?lat=99&lon=9")
-            _ = try await HTTPTests.get(client, "/nope/\(UUID().uuidString)")
-            let answer = try await HTTPTests.get(client, "/metrics")
+        try await Self.withApp(TestApp.settings(), metrics: metrics) { client in
+            for _ in 0..<3 { _ = try await TestApp.get(client, "/background?lat=9&lon=9&width=20&height=20") }
+            _ = try await TestApp.get(client, "/background?lat=99&lon=9")
+            _ = try await TestApp.get(client, "/nope/\(UUID().uuidString)")
+            let answer = try await TestApp.get(client, "/metrics")
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = String(decoding: answer.body, as: UTF8.self)

@@ -42,7 +42,7 @@ struct ClusterTests {
         func publish(_ results: Data, for key: CellWindow) async -> Data {
             let ids = CellResults.read(results)?.candidates.map(\.photo.id) ?? []
             self.record.withLock { $0.published.append(ids) }
-            return self.agreed.map(ClusterTests.shared) ?? results
+            return self.agreed.map(Fixtures.shared) ?? results
         }
 
         func read(_ key: CellWindow) async -> Data? { nil }
@@ -78,10 +78,6 @@ struct ClusterTests {
         }
     }
 
-    struct NoDownloads: ImageDownloading {
-        func download(_ url: String) async throws -> [UInt8] { throw DownloadError(.failed, "not in these tests") }
-    }
-
     static let cell = Geohash("u09tv")!
     static let window = TimeWindow(index: 1_900_000, seconds: 900)
 
@@ -106,9 +102,6 @@ struct ClusterTests {
 
     static func candidates(_ photos: [FlickrPhoto]) -> [CandidatePhoto] { photos.map { CandidatePhoto($0, near: Self.cell) } }
 
-    /// Results as replicas share them.
-    static func shared(_ results: [CandidatePhoto]) -> Data { (try? JSONEncoder().encode(results)) ?? Data() }
-
     static func source(
         _ coordinator: some ClusterCoordinator,
         _ searcher: CountingSearcher,
@@ -119,7 +112,7 @@ struct ClusterTests {
         let context = PhotoContext(clock: clock, logger: Logger(label: "test"))
         let flickr = NearbyPhotoSource(
             search: FlickrSearch(settings: Settings.Flickr(), searcher: searcher, windowSeconds: 900, clock: clock, metrics: context.metrics),
-            downloads: PhotoDownloads(downloader: NoDownloads(), memoryMB: 1, context: context),
+            downloads: PhotoDownloads(downloader: Fixtures.NoDownloads(), memoryMB: 1, context: context),
             coordinator: coordinator,
             callsPerHour: 3600,
             context: context
@@ -130,7 +123,7 @@ struct ClusterTests {
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {
         let results = Self.candidates([Self.photo("111"), Self.photo("222")])
         let theirs = CellChoice.ranking(results, cell: Self.cell, window: Self.window, deny: PhotoDenylist()).choice
-        let coordinator = ScriptedCoordinator(claim: .found(Self.shared(results)))
+        let coordinator = ScriptedCoordinator(claim: .found(Fixtures.shared(results)))
         let searcher = CountingSearcher(photos: [Self.photo("999")])
         let source = try await Self.source(coordinator, searcher)
         let photo = try await source.photo(for: .cell(Self.cell), in: Self.window, variant: 0, shape: .portrait)
@@ -265,7 +258,7 @@ struct ClusterTests {
 
 extension ClusterTests {
     @Test func aRequestThatGaveUpOnAnotherReplicasLeaseWaitsForItsEndAndNoLonger() async {
-        let clock = AdmissionTests.MovingClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let clock = MovableClock(Date(timeIntervalSince1970: 1_700_000_000))
         let state = SearchState(clock: clock)
         let leases = LeaseWaits(clock: clock)
         let key = CellWindow(cell: "u09tv", window: 1)

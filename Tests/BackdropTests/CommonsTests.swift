@@ -10,13 +10,7 @@ import Testing
 /// ending in a stock photo within the deadline.
 @Suite("Wikimedia Commons through a stand-in on loopback", .serialized)
 struct CommonsTests {
-    static let cell = Geohash("u09tq")!
-    static let paris = "lat=48.8584&lon=2.2945"
     typealias File = StandInCommons.File
-
-    static func parse(_ files: [File]) throws -> [CandidatePhoto] {
-        try CommonsSearchResponse.parse(Array(StandInCommons.searchJSON(files, base: "https://upload.wikimedia.org").utf8), near: Self.cell)
-    }
 
     // MARK: - answers read
 
@@ -30,7 +24,7 @@ struct CommonsTests {
             file.artist = #"<a rel="nofollow" class="external text" href="https://www.flickr.com/people/\#(id)">Photographer   \#(id)</a> from Lyon"#
             return file
         }
-        let found = try Self.parse([own] + imported)
+        let found = try CommonsBackdrop.parse([own] + imported)
         #expect(found.map(\.facts.owner) == ["commons-user:Jean_Photographe"] + (2...7).map { "commons-artist:photographer \($0) from lyon" })
         #expect(found.dropFirst().allSatisfy { $0.photo.owner == "commons-user:Flickr_upload_bot" }, "the denylist names the uploader")
         let (first, later, _) = PhotoRanking(phase: .day, shape: .landscape).ranked(found.map(\.facts))
@@ -56,7 +50,7 @@ struct CommonsTests {
         (credited.attribution, credited.license, credited.licenseURL) = (
             "<i>Photo: Musée d'Orsay</i>", "cc-by-2.0-fr", "http://creativecommons.org/licenses/by/2.0/fr/deed.en"
         )
-        let kept = try Self.parse([free, nonCommercial, noDerivatives, gfdl, png, small, zero, credited])
+        let kept = try CommonsBackdrop.parse([free, nonCommercial, noDerivatives, gfdl, png, small, zero, credited])
         #expect(kept.map(\.photo.id) == ["commons-1", "commons-7", "commons-8"], "NonCommercial, NoDerivs, GFDL, PNG and small files are skipped")
         let first = kept[0].photo
         #expect(first.origin == .commons && first.attribution.author == "Jean Photographe & co", "no markup: \(first.attribution.author)")
@@ -90,7 +84,7 @@ struct CommonsTests {
         (narrow.width, narrow.height) = (1600, 1067)
         var exact = File(pageid: 6)
         (exact.width, exact.height) = (1920, 1280)
-        let kept = try Self.parse([night, sunset, blue, inside, narrow, exact])
+        let kept = try CommonsBackdrop.parse([night, sunset, blue, inside, narrow, exact])
         #expect(kept.map(\.photo.shown) == [.night, .dusk, .twilight, nil, nil, nil])
         #expect(kept[3].facts.setting == .indoors && kept[0].facts.setting == .outdoors, "views from…: outdoors")
         #expect(kept[0].facts.accuracy == 16 && kept[1].facts.accuracy == 11, "placed where the camera stood, else by the search")
@@ -122,14 +116,14 @@ struct CommonsTests {
 
     @Test func errorsAndOddAnswers() throws {
         let busy = #"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."},"servedby":"mw1234"}"#
-        #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .transient }
+        #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .transient }
         let bad = #"{"error":{"code":"invalid-coord","info":"Invalid coordinate provided"}}"#
-        #expect { try CommonsSearchResponse.parse(Array(bad.utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .failed }
-        #expect { try CommonsSearchResponse.parse(Array("<html>".utf8), near: Self.cell) } throws: { ($0 as? CommonsError)?.kind == .malformed }
-        #expect(try CommonsSearchResponse.parse(Array(#"{"batchcomplete":true}"#.utf8), near: Self.cell).isEmpty, "nothing near: no query")
+        #expect { try CommonsSearchResponse.parse(Array(bad.utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .failed }
+        #expect { try CommonsSearchResponse.parse(Array("<html>".utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .malformed }
+        #expect(try CommonsSearchResponse.parse(Array(#"{"batchcomplete":true}"#.utf8), near: CommonsBackdrop.cell).isEmpty, "nothing near: no query")
         let missing =
             #"{"query":{"pages":[{"pageid":9,"ns":6,"title":"File:X.jpg","index":-1},{"pageid":10,"ns":6,"title":"File:Y.jpg","imageinfo":[{"mime":"image/jpeg"}]}]}}"#
-        #expect(try CommonsSearchResponse.parse(Array(missing.utf8), near: Self.cell).isEmpty, "files without what they need are skipped")
+        #expect(try CommonsSearchResponse.parse(Array(missing.utf8), near: CommonsBackdrop.cell).isEmpty, "files without what they need are skipped")
     }
 
     @Test func theSourcesAndCommonsKeysAreChecked() throws {
@@ -150,51 +144,16 @@ struct CommonsTests {
 
     // MARK: - through the stand-in
 
-    static func settings(_ commons: StandInCommons, _ configure: (inout Settings) -> Void = { _ in }) -> Settings {
-        var settings = HTTPTests.settings(logLevel: .info)
-        settings.photos.sources = [.flickr, .commons, .stock]
-        settings.commons.endpoint = commons.endpoint
-        settings.commons.extraImageHosts = ["localhost"]
-        settings.commons.userAgent = "Backdrop-tests/1.0 (ops@example.org)"
-        // Patient, as FlickrTests.patient: beside the whole suite a call to the stand-in can wait behind other suites'
-        // renders. Tests of timeouts and the deadline set their own.
-        settings.commons.connectTimeout = .seconds(5)
-        settings.commons.totalTimeout = HTTPTests.patientDeadline
-        settings.photos.requestDeadline = HTTPTests.patientDeadline
-        settings.cluster.lease = HTTPTests.patientLease
-        configure(&settings)
-        return settings
-    }
-
-    static func withBackdrop(
-        _ answers: @escaping @Sendable (StandInCommons) -> [StandInCommons.Answer],
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
-        configure: @escaping @Sendable (inout Settings) -> Void = { _ in },
-        _ body: @Sendable (StandInCommons, any TestClientProtocol, LogRecords) async throws -> Void
-    ) async throws {
-        try await StandInCommons.run(answers) { commons in
-            let records = LogRecords()
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-            let app = try await buildApplication(Self.settings(commons, configure), clock: clock, logger: logger)
-            try await app.test(.router) { client in try await body(commons, client, records) }
-        }
-    }
-
-    static func json(_ client: some TestClientProtocol, _ query: String) async throws -> (HTTPTests.Answer, [String: Any]) {
-        let answer = try await HTTPTests.get(client, "/background.json?\(query)")
-        return (answer, try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]))
-    }
-
     @Test func withNoKeyAPlaceCommonsKnowsGetsACommonsPhotoCreditedExactly() async throws {
-        try await Self.withBackdrop({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons, client, records in
-            let (answer, json) = try await Self.json(client, "\(Self.paris)&width=390&height=844")
+        try await CommonsBackdrop.withBackdrop({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons, client, records in
+            let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=390&height=844")
             #expect(json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
             #expect(json["owner"] as? String == "Jean Photographe & co" && json["title"] as? String == "Tour Eiffel vue du Trocadéro")
             #expect((json["license"] as? [String: Any])?["name"] as? String == "CC BY-SA 4.0")
             #expect(json["photoPage"] as? String == "https://commons.wikimedia.org/wiki/File:Tour_Eiffel_vue_du_Trocad%C3%A9ro.jpg")
             #expect(json["modified"] as? String == BackgroundInfo.modifiedNote && json["notice"] == nil)
             #expect(answer.headers[BackdropHeaders.source] == "commons")
-            let image = try await HTTPTests.get(client, "/background?\(Self.paris)&width=1400&height=200&format=jpeg")
+            let image = try await TestApp.get(client, "/background?\(CommonsBackdrop.paris)&width=1400&height=200&format=jpeg")
             #expect(image.status == .ok && image.headers[BackdropHeaders.author] == "Jean Photographe & co")
             // A place without assessed files: the assessed ones within the cell's reach, then within 10 km, then the
             // nearest files.
@@ -219,21 +178,21 @@ struct CommonsTests {
     }
 
     @Test func aCellsFileListServesTheWholeDayAndElsewhereIsStock() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
             [.json(commons.searchJSON([File(pageid: 1), File(pageid: 2)])), .json("{\"batchcomplete\":true}")]
         }
-        try await Self.withBackdrop(answers, clock: clock) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop(answers, clock: clock) { commons, client, _ in
             var ids = Set<String>()
             for _ in 0..<4 {  // four windows of one day
-                let (_, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                 #expect(json["source"] as? String == "commons")
                 ids.insert(json["photoId"] as? String ?? "")
                 clock.advance(900)
             }
             #expect(commons.geosearches.count == 1 && commons.searches.count == 3, "one search (three calls) a day per cell")
             #expect(ids.count == 2, "the windows still take turns: \(ids)")
-            let (_, elsewhere) = try await Self.json(client, "lat=-75&lon=120&width=64&height=64")
+            let (_, elsewhere) = try await CommonsBackdrop.json(client, "lat=-75&lon=120&width=64&height=64")
             #expect(elsewhere["source"] as? String == "stock", "nothing near: stock")
         }
     }
@@ -241,7 +200,7 @@ struct CommonsTests {
     @Test func aRestartWithinTheDayMakesNoNewSearchAndTheDefaultUserAgentIsWarnedOf() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         let answers = { @Sendable (commons: StandInCommons) -> [StandInCommons.Answer] in
             [.json(commons.searchJSON([File(pageid: 1), File(pageid: 2)]))]
         }
@@ -249,13 +208,12 @@ struct CommonsTests {
             for restart in 0..<2 {
                 let records = LogRecords()
                 let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-                let settings = Self.settings(commons) {
+                let settings = CommonsBackdrop.settings(commons) {
                     $0.cache.folder = folder.path
                     $0.commons.userAgent = Settings.Commons().userAgent
                 }
-                let app = try await buildApplication(settings, clock: clock, logger: logger)
-                try await app.test(.router) { client in
-                    let (_, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64&variant=1")
+                try await TestApp.run(settings, clock: clock, logger: logger) { client in
+                    let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=1")
                     #expect(json["source"] as? String == "commons", "after \(restart) restarts")
                 }
                 #expect(records.all.contains { $0.message.contains("commons.userAgent names only the project") }, "the default is warned of")
@@ -281,9 +239,9 @@ struct CommonsTests {
         }
         // 2.5 s: at 1.5 s a first request, queued while every suite starts, once passed its deadline before its search
         // reached the stand-in.
-        try await Self.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(2500) }) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(2500) }) { commons, client, _ in
             let start = ContinuousClock.now
-            let (answer, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+            let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
             // The deadline (2.5 s) and the stock render (0.4 s alone): 8 s, since the whole suite shares two cores'
             // cooperative threads with it.
@@ -291,7 +249,7 @@ struct CommonsTests {
             // The search outlives a passed deadline: counted once it has reached the stand-in.
             try await waitUntil("the search to reach the stand-in", limit: .seconds(20)) { commons.searches.count >= 1 }
             let searched = commons.searches.count
-            _ = try await Self.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+            _ = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
             if fault == "http429" {
                 #expect(commons.searches.count == searched, "Retry-After: no cell asks Commons again before it")
             }
@@ -300,10 +258,10 @@ struct CommonsTests {
 
     @Test func aDeadlinePassedWaitingOnFlickrBacksOffFlickrAloneAndCountsOneFallback() async throws {
         let metrics = BackdropMetrics()
-        @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
+        @Sendable func value(_ series: String) -> Double? { MetricsText.metric(metrics, series) }
         try await StandInFlickr.run({ _ in [.noAnswer] }) { flickr in
             try await StandInCommons.run({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons in
-                var settings = FlickrTests.settings(flickr) { $0.flickr.totalTimeout = HTTPTests.patientDeadline }
+                var settings = FlickrBackdrop.settings(flickr) { $0.flickr.totalTimeout = TestApp.patientDeadline }
                 settings.photos.sources = [.flickr, .commons, .stock]
                 settings.commons.endpoint = commons.endpoint
                 settings.commons.extraImageHosts = ["localhost"]
@@ -311,14 +269,13 @@ struct CommonsTests {
                 // Long enough for the second request's Commons search, download and render beside the whole suite (1.5 s was
                 // not, once, on two cores); the first request waits it out on the hanging Flickr.
                 settings.photos.requestDeadline = .seconds(4)
-                let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
-                try await app.test(.router) { client in
-                    let (first, _) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                try await TestApp.run(settings, metrics: metrics) { client in
+                    let (first, _) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(first.headers[BackdropHeaders.source] == "stock", "Flickr never answered: the deadline's fallback")
                     #expect(commons.searches.isEmpty, "the request never reached Commons")
                     #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1 && value(#"backdrop_fallbacks_total{kind="commons"}"#) == nil)
                     // Flickr, which was waited on, backs off the cell; Commons, never asked, stands in at once.
-                    let (second, json) = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+                    let (second, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(second.headers[BackdropHeaders.source] == "commons" && json["photoId"] as? String == "commons-4242")
                     #expect(flickr.searches.count == 1, "Flickr not asked again while it backs off")
                     #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1, "a Commons photo is no stock fallback")
@@ -330,16 +287,15 @@ struct CommonsTests {
     @Test func aDeadNetworkIsAskedOnceNotOnEveryRequest() async throws {
         // Nothing listens on the endpoint's port (port 9 on loopback, discard, never served here): the connection is
         // refused, as on a machine with no network.
-        var settings = HTTPTests.settings()
+        var settings = TestApp.settings()
         settings.photos.sources = [.commons, .stock]
         settings.commons.endpoint = "http://127.0.0.1:9/w/api.php"
         settings.commons.connectTimeout = .seconds(1)  // the client retries a refused connection until then
         let metrics = BackdropMetrics()
-        let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), metrics: metrics)
-        try await app.test(.router) { client in
-            for (index, query) in [Self.paris, "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"].enumerated() {
+        try await TestApp.run(settings, metrics: metrics) { client in
+            for (index, query) in [CommonsBackdrop.paris, "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"].enumerated() {
                 let start = ContinuousClock.now
-                let answer = try await HTTPTests.get(client, "/background?\(query)&width=64&height=64")
+                let answer = try await TestApp.get(client, "/background?\(query)&width=64&height=64")
                 #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "stock")
                 // The first waits out the connection timeout once; the others do not wait on the network at all.
                 #expect(ContinuousClock.now - start < .seconds(index == 0 ? 4 : 1), "request \(index + 1)")

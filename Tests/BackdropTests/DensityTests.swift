@@ -18,9 +18,9 @@ struct DensityTests {
         ]
     )
     func badDensities(_ query: String) async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             for path in ["/background", "/background.json"] {
-                let answer = try await HTTPTests.get(client, "\(path)?\(Self.paris)&\(query)")
+                let answer = try await TestApp.get(client, "\(path)?\(Self.paris)&\(query)")
                 #expect(answer.status == .badRequest, "\(path)?\(query)")
                 #expect(answer.json["parameter"] == "dpr", "\(path)?\(query): \(answer.json)")
             }
@@ -28,12 +28,12 @@ struct DensityTests {
     }
 
     @Test func dprMultipliesTheSizeAndTheEdgesHold() async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             for (query, width, height) in [
                 ("width=64&height=48&dpr=1", 64, 48), ("width=64&height=48&dpr=1.5", 96, 72), ("width=64&height=48&dpr=2", 128, 96),
                 ("width=64&height=48&dpr=3", 192, 144), ("width=33&height=7&dpr=1.5", 50, 11),
             ] {
-                let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&\(query)&blur=0")
+                let answer = try await TestApp.get(client, "/background?\(Self.paris)&\(query)&blur=0")
                 #expect(answer.status == .ok, "\(query)")
                 guard answer.status == .ok else { continue }
                 let image = try PNGDecoder.decode(answer.body)
@@ -59,9 +59,9 @@ struct DensityTests {
     }
 
     @Test func aDenserRenderIsItsOwnImageNotTheSameSizeAtDensityOne() async throws {
-        try await HTTPTests.withApp { client in
-            let dense = try await HTTPTests.get(client, "/background?\(Self.paris)&width=200&height=300&dpr=2&blur=0&format=jpeg")
-            let plain = try await HTTPTests.get(client, "/background?\(Self.paris)&width=400&height=600&blur=0&format=jpeg")
+        try await TestApp.withApp { client in
+            let dense = try await TestApp.get(client, "/background?\(Self.paris)&width=200&height=300&dpr=2&blur=0&format=jpeg")
+            let plain = try await TestApp.get(client, "/background?\(Self.paris)&width=400&height=600&blur=0&format=jpeg")
             #expect(dense.status == .ok && plain.status == .ok)
             let (a, b) = (try JPEGDecoder.decode(dense.body), try JPEGDecoder.decode(plain.body))
             #expect(a.width == 400 && b.width == 400 && a.height == 600)
@@ -71,7 +71,7 @@ struct DensityTests {
 
     /// `/background.json`'s `images` for `query`, and its sharp `image-set()`'s options as (option, path).
     static func imageSet(_ client: some TestClientProtocol, _ query: String) async throws -> (images: [String: Any], options: [(String, String)]) {
-        let answer = try await HTTPTests.get(client, "/background.json?\(query)")
+        let answer = try await TestApp.get(client, "/background.json?\(query)")
         #expect(answer.status == .ok)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
         let images = try #require(json["images"] as? [String: Any])
@@ -82,7 +82,7 @@ struct DensityTests {
     }
 
     @Test func cellURLsAndTheImageSetCarryDpr() async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             let (images, options) = try await Self.imageSet(client, "\(Self.paris)&width=390&height=844&dpr=2")
             let sharp = try #require(images["sharp"] as? String)
             #expect(sharp.contains("width=390&height=844&dpr=2&"), "\(sharp)")
@@ -102,7 +102,7 @@ struct DensityTests {
             #expect(smallOptions.count == 12, "\(smallOptions)")
             for (_, path) in smallOptions {
                 let format = try #require(["avif", "webp", "jpeg"].first { path.contains("format=\($0)") })
-                let image = try await HTTPTests.get(client, path)
+                let image = try await TestApp.get(client, path)
                 #expect(image.status == .ok && image.headers[.contentType] == "image/\(format)", "\(path)")
             }
         }

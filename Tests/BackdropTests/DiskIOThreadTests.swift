@@ -19,7 +19,7 @@ struct DiskIOThreadTests {
                 settings: cache,
                 windowSeconds: 900,
                 openFiles: OpenFileBudget(limit: 16),
-                clock: FixedClock(date: HTTPTests.epoch),
+                clock: FixedClock(date: TestApp.epoch),
                 logger: logger,
                 metrics: BackdropMetrics()
             )

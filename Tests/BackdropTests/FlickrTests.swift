@@ -7,100 +7,16 @@ import Testing
 
 @testable import Backdrop
 
-/// A clock tests can move.
-final class MovableClock: WallClock {
-    private let date: Mutex<Date>
-    init(_ date: Date) { self.date = Mutex(date) }
-    func now() -> Date { self.date.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { self.date.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 @Suite("Flickr photos through a stand-in Flickr on loopback", .serialized)
 struct FlickrTests {
-    typealias Answer = StandInFlickr.SearchAnswer
-    static let key = "SECRET-KEY-1234abcd"
-    static let paris = "lat=48.8566&lon=2.3522"
     static let small = "width=64&height=64"
-
-    static func settings(_ flickr: StandInFlickr, _ configure: (inout Settings) -> Void = { _ in }) -> Settings {
-        var settings = HTTPTests.settings(logLevel: .info)
-        settings.flickr.apiKey = Self.key
-        settings.flickr.endpoint = flickr.endpoint
-        settings.flickr.extraImageHosts = ["localhost"]
-        settings.flickr.connectTimeout = .seconds(1)
-        settings.flickr.totalTimeout = .seconds(3)
-        settings.flickr.maxDownloadMB = 1
-        configure(&settings)
-        return settings
-    }
-
-    /// For tests of what is chosen, not of when: they run beside the whole suite, where a 3-s download can take longer,
-    /// so per-call timeouts and the deadline are far beyond anything a healthy stand-in needs.
-    static let patient: @Sendable (inout Settings) -> Void = { settings in
-        settings.flickr.connectTimeout = .seconds(5)
-        settings.flickr.totalTimeout = HTTPTests.patientDeadline
-        settings.photos.requestDeadline = HTTPTests.patientDeadline
-        settings.cluster.lease = HTTPTests.patientLease
-    }
-
-    /// For tests of a call that never ends: the quick per-call timeouts of ``settings(_:_:)`` (1 s to connect, 3 s in
-    /// all), which end it well within those tests' bounds.
-    static let quick: @Sendable (inout Settings) -> Void = { _ in }
-
-    /// Runs Backdrop against a stand-in answering `answers`, patient (``patient``) unless `configure` says otherwise;
-    /// the body gets the stand-in, a client and the log.
-    static func withBackdrop(
-        _ answers: @escaping @Sendable (StandInFlickr) -> [Answer],
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
-        configure: @escaping @Sendable (inout Settings) -> Void = Self.patient,
-        live: Bool = false,
-        metrics: BackdropMetrics = BackdropMetrics(),
-        lateLooks: LateLooks = LateLooks(),
-        _ body: @Sendable (StandInFlickr, any TestClientProtocol, LogRecords) async throws -> Void
-    ) async throws {
-        try await StandInFlickr.run(answers) { flickr in
-            let records = LogRecords()
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-            let app = try await buildApplication(
-                Self.settings(flickr, configure),
-                clock: clock,
-                logger: logger,
-                metrics: metrics,
-                lateLooks: lateLooks
-            )
-            try await app.test(live ? .live : .router) { client in try await body(flickr, client, records) }
-        }
-    }
-
-    static func results(_ flickr: StandInFlickr, _ images: String...) -> [Answer] {
-        [.json(StandInFlickr.searchJSON(images.enumerated().map { flickr.result(id: "5301111111\($0.offset)", image: $0.element) }))]
-    }
-
-    /// Expects a 200 PNG of the asked size from `source`, and returns the answer.
-    @discardableResult
-    static func expectBackground(
-        _ client: some TestClientProtocol,
-        _ query: String,
-        source: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> HTTPTests.Answer {
-        let answer = try await HTTPTests.get(client, "/background?\(query)")
-        #expect(answer.status == .ok, sourceLocation: sourceLocation)
-        #expect(answer.headers[BackdropHeaders.source] == source, sourceLocation: sourceLocation)
-        if answer.status == .ok {
-            let image = try PNGDecoder.decode(answer.body)
-            let asked = query.split(separator: "&").first { $0.hasPrefix("width=") }.flatMap { Int($0.dropFirst(6)) } ?? 640
-            #expect(image.width == asked, sourceLocation: sourceLocation)
-        }
-        return answer
-    }
 
     // MARK: - success and the request Flickr sees
 
     @Test func servesAFlickrPhotoWithAttribution() async throws {
         // What is served, not when: a fresh-clone run beside the whole suite once took over 3 s to download the photo.
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }, configure: Self.patient) { flickr, client, _ in
-            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }, configure: FlickrBackdrop.patient) { flickr, client, _ in
+            let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53011111110")
             #expect(answer.headers[BackdropHeaders.author] == "Ana Photographer")
             #expect(answer.headers[BackdropHeaders.title] == "Harbour at dusk")
@@ -111,7 +27,7 @@ struct FlickrTests {
 
             let query = try #require(flickr.searches.first).query
             let cell = Geohash(latitude: 48.8566, longitude: 2.3522, precision: 5).centre
-            #expect(query["method"] == "flickr.photos.search" && query["api_key"] == Self.key)
+            #expect(query["method"] == "flickr.photos.search" && query["api_key"] == FlickrBackdrop.key)
             #expect(query["format"] == "json" && query["nojsoncallback"] == "1")
             #expect(query["lat"].flatMap(Double.init).map { abs($0 - cell.latitude) < 1e-5 } == true)
             #expect(query["lon"].flatMap(Double.init).map { abs($0 - cell.longitude) < 1e-5 } == true)
@@ -124,13 +40,13 @@ struct FlickrTests {
             #expect(query["tags"] == nil)
             // No tags: a minimum upload date stops Flickr limiting the geo query to the last 12 hours.
             let minimum = try #require(query["min_upload_date"].flatMap(Int64.init))
-            #expect(minimum == Int64(HTTPTests.epoch.timeIntervalSince1970) - 1825 * 86400)
+            #expect(minimum == Int64(TestApp.epoch.timeIntervalSince1970) - 1825 * 86400)
         }
     }
 
     @Test func tagsAreSentWithTagModeAny() async throws {
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }, configure: { $0.flickr.tags = "skyline,landscape" }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }, configure: { $0.flickr.tags = "skyline,landscape" }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             let query = try #require(flickr.searches.first).query
             #expect(query["tags"] == "skyline,landscape" && query["tag_mode"] == "any" && query["min_upload_date"] == nil)
         }
@@ -139,11 +55,11 @@ struct FlickrTests {
     @Test func theDownloadIsTheSmallestSizeThatCovers() async throws {
         // Each size label serves an image of its declared size in a colour of its own: the sharp render shows which one
         // arrived and was used.
-        try await Self.withBackdrop({ Self.results($0, "sized.jpg") }) { flickr, client, _ in
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "sized.jpg") }) { flickr, client, _ in
             for (query, label) in [
                 ("\(Self.small)", "z"), ("width=320&height=568", "z"), ("width=640&height=1136", "h"), ("width=500&height=700", "c"),
             ] {
-                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(query)&blur=0&style=none&crop=centre", source: "flickr")
+                let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(query)&blur=0&style=none&crop=centre", source: "flickr")
                 let image = try PNGDecoder.decode(answer.body)
                 let centre = (image.height / 2 * image.width + image.width / 2) * 3
                 let expected = try #require(StandInFlickr.sizedLabels[label]).colour
@@ -154,10 +70,10 @@ struct FlickrTests {
                 )
             }
         }
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
-            try await Self.expectBackground(client, "\(Self.paris)&width=320&height=568", source: "flickr")
-            try await Self.expectBackground(client, "\(Self.paris)", source: "flickr")  // 640x1136: no size covers; the largest
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&width=320&height=568", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)", source: "flickr")  // 640x1136: no size covers; the largest
             // 64x64 and 320x568 both take url_z, downloaded once and kept; 640x1136 takes the largest, url_h.
             #expect(flickr.downloads.map { $0.query["size"] ?? "" } == ["z", "h"])
             #expect(flickr.searches.count == 1)
@@ -165,11 +81,11 @@ struct FlickrTests {
     }
 
     @Test func oneCellAndWindowKeepsOnePhotoAndOneSearch() async throws {
-        try await Self.withBackdrop({ Self.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr, client, _ in
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr, client, _ in
             var ids = Set<String>()
             for blur in ["0", "0.5", "1"] {
                 ids.insert(
-                    try #require(try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=\(blur)", source: "flickr").photoID)
+                    try #require(try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)&blur=\(blur)", source: "flickr").photoID)
                 )
             }
             #expect(ids.count == 1)
@@ -178,10 +94,10 @@ struct FlickrTests {
     }
 
     @Test func oneHundredConcurrentRequestsMakeOneSearchAndOneDownload() async throws {
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
-            try await withThrowingTaskGroup(of: HTTPTests.Answer.self) { group in
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }) { flickr, client, _ in
+            try await withThrowingTaskGroup(of: TestApp.Answer.self) { group in
                 for index in 0..<100 {
-                    group.addTask { try await HTTPTests.get(client, "/background?\(Self.paris)&\(Self.small)&blur=\(index % 2)") }
+                    group.addTask { try await TestApp.get(client, "/background?\(TestApp.paris)&\(Self.small)&blur=\(index % 2)") }
                 }
                 for try await answer in group {
                     #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "flickr")
@@ -195,7 +111,7 @@ struct FlickrTests {
     // MARK: - Flickr's quirks
 
     @Test func quirksOfRealAnswersAreRead() async throws {
-        try await Self.withBackdrop({ flickr in
+        try await FlickrBackdrop.withBackdrop({ flickr in
             var a = flickr.result(id: "1", image: "photo-a.jpg", ownerName: nil, pathAlias: nil)
             a.numbersAsStrings = true
             a.sizes.removeAll { $0.0 == "c" || $0.0 == "h" }  // url_c and url_h missing
@@ -203,7 +119,7 @@ struct FlickrTests {
             b.sizes.removeAll { $0.0 != "z" }  // only 640 px: not usable
             return [.json(StandInFlickr.searchJSON([a, b], totalAsString: true))]
         }) { flickr, client, _ in
-            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(answer.photoID == "flickr-1")
             #expect(answer.headers[BackdropHeaders.author] == "12345678@N00")  // no owner name: the owner id
             #expect(answer.headers[BackdropHeaders.photoURL] == "https://www.flickr.com/photos/12345678@N00/1")
@@ -248,15 +164,15 @@ struct FlickrTests {
     }
 
     @Test func aJSONPWrapperIsUnwrapped() async throws {
-        try await Self.withBackdrop({ flickr in
+        try await FlickrBackdrop.withBackdrop({ flickr in
             [.json("jsonFlickrApi(" + StandInFlickr.searchJSON([flickr.result(image: "photo.jpg")]) + ");\n")]
         }) { _, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
         }
     }
 
     /// A search answer the stand-in can fail with, by name.
-    static func failingSearch(_ name: String, _ flickr: StandInFlickr) -> Answer {
+    static func failingSearch(_ name: String, _ flickr: StandInFlickr) -> FlickrBackdrop.Answer {
         switch name {
         case "code105": .json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))
         case "code201": .json(StandInFlickr.failJSON(code: 201, message: "Sorry, the Flickr API service is not currently available."))
@@ -286,7 +202,7 @@ struct FlickrTests {
     @Test("every upstream fault is answered within the request deadline", arguments: Self.upstreamFaults)
     func everyUpstreamFaultIsAnsweredWithinTheDeadline(_ fault: String) async throws {
         let (kind, name) = (fault.split(separator: ":")[0], String(fault.split(separator: ":")[1]))
-        try await Self.withBackdrop(
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
                 guard kind == "search" else {
                     // Both results fail the same way: the replacement photo too, so the request needs its fallback.
@@ -303,7 +219,7 @@ struct FlickrTests {
             },
             configure: { settings in
                 // Per-call timeouts far beyond the deadline: only the request's deadline bounds the wait.
-                settings.flickr.totalTimeout = HTTPTests.patientDeadline
+                settings.flickr.totalTimeout = TestApp.patientDeadline
                 // 2.5 s: at 1.5 s a first request, queued while every suite starts, once reached its deadline before
                 // its search was even sent (no fault met).
                 settings.photos.requestDeadline = .milliseconds(2500)
@@ -311,7 +227,7 @@ struct FlickrTests {
         ) { flickr, client, records in
             for attempt in 0..<2 {
                 let start = ContinuousClock.now
-                let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&\(Self.small)")
+                let answer = try await TestApp.get(client, "/background?\(TestApp.paris)&\(Self.small)")
                 let elapsed = ContinuousClock.now - start
                 #expect(answer.status == .ok, "\(fault), request \(attempt)")
                 // The promise: the fallback at once after the 2.5-s deadline. The bound allows 3 s more for a 64x64 stock
@@ -327,34 +243,34 @@ struct FlickrTests {
             if ["noAnswer", "trickle", "no-answer"].contains(where: { name.contains($0) }) {
                 #expect(records.all.contains { $0.message.contains("upstream deadline passed") }, "\(fault)")
             }
-            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            let info = try await TestApp.get(client, "/background.json?\(TestApp.paris)")
             #expect(info.status == .ok)
         }
     }
 
     @Test func callsDeadlinesFallbacksAndTheBudgetAreCounted() async throws {
         let metrics = BackdropMetrics()
-        @Sendable func value(_ series: String) -> Double? { CacheTests.metric(metrics, series) }
-        try await Self.withBackdrop(
+        @Sendable func value(_ series: String) -> Double? { MetricsText.metric(metrics, series) }
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
                 // Paris: a transient failure; Lisbon: a search that never answers; Berlin: results.
-                [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + Self.results(flickr, "photo.jpg")
+                [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable")), .noAnswer] + FlickrBackdrop.results(flickr, "photo.jpg")
             },
             configure: { settings in
-                settings.flickr.totalTimeout = HTTPTests.patientDeadline
+                settings.flickr.totalTimeout = TestApp.patientDeadline
                 settings.photos.requestDeadline = .seconds(1)
                 settings.flickr.callsPerHour = 100
             },
             metrics: metrics
         ) { _, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(value(#"backdrop_source_calls_total{source="flickr",outcome="transient"}"#) == 1)
             #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1)
             #expect(value("backdrop_upstream_deadlines_total") == nil || value("backdrop_upstream_deadlines_total") == 0)
-            try await Self.expectBackground(client, "lat=38.72&lon=-9.14&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "lat=38.72&lon=-9.14&\(Self.small)", source: "stock")
             #expect(value("backdrop_upstream_deadlines_total") == 1, "the search that never answered ran into the deadline")
             #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 2)
-            try await Self.expectBackground(client, "lat=52.52&lon=13.40&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "lat=52.52&lon=13.40&\(Self.small)", source: "flickr")
             #expect(value(#"backdrop_source_calls_total{source="flickr",outcome="ok"}"#) == 1)
             #expect(value(#"backdrop_source_budget_tokens{source="flickr"}"#) == 97, "three calls taken from a budget of 100")
         }
@@ -362,7 +278,7 @@ struct FlickrTests {
 
     @Test func theDeadlineCoversTheReplacementDownloadToo() async throws {
         // Each download hangs for less than the deadline, both together for more: the request still gets its fallback in time.
-        try await Self.withBackdrop(
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
                 [
                     .json(
@@ -379,7 +295,7 @@ struct FlickrTests {
             }
         ) { flickr, client, records in
             let start = ContinuousClock.now
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             // The deadline fired (logged below) before the two 1-s downloads could both run out; 3 s of margin beyond
             // the 1.5-s deadline for scheduling on a loaded machine.
             #expect(ContinuousClock.now - start < .milliseconds(4500))
@@ -397,61 +313,61 @@ struct FlickrTests {
         ]
     )
     func failingSearchServesStock(_ failure: String) async throws {
-        try await Self.withBackdrop({ flickr in [Self.failingSearch(failure, flickr)] }, configure: Self.quick) { flickr, client, records in
+        try await FlickrBackdrop.withBackdrop({ flickr in [Self.failingSearch(failure, flickr)] }, configure: FlickrBackdrop.quick) { flickr, client, records in
             let start = ContinuousClock.now
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(ContinuousClock.now - start < .seconds(6), "within the deadline")
             #expect(flickr.searches.count == 1)
             #expect(flickr.downloads.isEmpty)
             // The cell backs off: the next request does not call Flickr again at once.
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 1)
             #expect(records.all.contains { $0.message.contains("Flickr search failed") })
             // The JSON says the same: a stock photo stands in.
-            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)&\(Self.small)")
+            let info = try await TestApp.get(client, "/background.json?\(TestApp.paris)&\(Self.small)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
             #expect(info.status == .ok && json["source"] as? String == "stock", "\(json["source"] ?? "none")")
         }
     }
 
     @Test func anInvalidKeyIsLoggedOnceAndRetriedOnceAMinute() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop(
+        let clock = MovableClock(TestApp.epoch)
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
                 [
                     .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
                     .json(StandInFlickr.failJSON(code: 100, message: "Invalid API Key (Key has invalid format)")),
                 ]
-                    + Self.results(flickr, "photo.jpg")
+                    + FlickrBackdrop.results(flickr, "photo.jpg")
             },
             clock: clock
         ) { flickr, client, records in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
-            try await Self.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
-            try await Self.expectBackground(client, "lat=20&lon=20&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "lat=20&lon=20&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 1, "no calls within the minute after code 100")
             clock.advance(61)
-            try await Self.expectBackground(client, "lat=30&lon=30&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "lat=30&lon=30&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 2)
-            try await Self.expectBackground(client, "lat=40&lon=40&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "lat=40&lon=40&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 2)
             clock.advance(61)
-            try await Self.expectBackground(client, "lat=50&lon=50&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "lat=50&lon=50&\(Self.small)", source: "flickr")
             #expect(flickr.searches.count == 3)
             #expect(records.all.filter { $0.message.contains("rejected the API key") }.count == 1)
         }
     }
 
     @Test func emptyCellsWidenThenDropTagsThenServeStockAndAreRemembered() async throws {
-        try await Self.withBackdrop({ _ in [.json(StandInFlickr.searchJSON([]))] }, configure: { $0.flickr.tags = "city" }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+        try await FlickrBackdrop.withBackdrop({ _ in [.json(StandInFlickr.searchJSON([]))] }, configure: { $0.flickr.tags = "city" }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(flickr.searches.map { $0.query["radius"] ?? "" } == ["10", "20", "32", "32"])
             #expect(flickr.searches.map { $0.query["tags"] } == ["city", "city", "city", nil])
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)&blur=0", source: "stock")
             #expect(flickr.searches.count == 4, "an empty cell is remembered for the window")
         }
-        try await Self.withBackdrop({ flickr in [.json(StandInFlickr.searchJSON([]))] + Self.results(flickr, "photo.jpg") }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        try await FlickrBackdrop.withBackdrop({ flickr in [.json(StandInFlickr.searchJSON([]))] + FlickrBackdrop.results(flickr, "photo.jpg") }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(flickr.searches.map { $0.query["radius"] ?? "" } == ["10", "20"])
         }
     }
@@ -465,33 +381,33 @@ struct FlickrTests {
     )
     func badDownloads(_ image: String) async throws {
         // First the bad photo alone: it is tried, then stock.
-        try await Self.withBackdrop({ Self.results($0, image) }, configure: Self.quick) { flickr, client, _ in
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, image) }, configure: FlickrBackdrop.quick) { flickr, client, _ in
             let start = ContinuousClock.now
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(ContinuousClock.now - start < .seconds(9), "within the deadline")
             #expect(!flickr.downloads.contains { $0.path.contains("after-redirect") }, "a refused redirect is never followed")
             // The cell stays on stock for the window without trying again.
             let downloads = flickr.downloads.count
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0", source: "stock")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)&blur=0", source: "stock")
             #expect(flickr.downloads.count == downloads)
         }
         // With a good alternative, the alternative is served (whichever of the two the cell's hash picks first).
-        try await Self.withBackdrop({ Self.results($0, image, "photo-good.jpg") }, configure: Self.quick) { _, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, image, "photo-good.jpg") }, configure: FlickrBackdrop.quick) { _, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
         }
     }
 
     @Test func anAllowedRedirectIsFollowed() async throws {
-        try await Self.withBackdrop({ Self.results($0, "redirect-allowed.jpg") }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "redirect-allowed.jpg") }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(flickr.downloads.map(\.path) == ["/img/redirect-allowed.jpg", "/img/photo-after-redirect.jpg"])
         }
     }
 
     @Test func theQuotaServesStockWithoutCallingFlickr() async throws {
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }, configure: { $0.flickr.callsPerHour = 1 }) { flickr, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
-            try await Self.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }, configure: { $0.flickr.callsPerHour = 1 }) { flickr, client, _ in
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "lat=10&lon=10&\(Self.small)", source: "stock")
             #expect(flickr.searches.count == 1)
         }
     }
@@ -499,14 +415,14 @@ struct FlickrTests {
     // MARK: - attribution
 
     @Test func headersAreCleanedAndEncoded() async throws {
-        try await Self.withBackdrop({ flickr in
+        try await FlickrBackdrop.withBackdrop({ flickr in
             [
                 .json(
                     StandInFlickr.searchJSON([flickr.result(image: "photo.jpg", title: "Evil\r\nSet-Cookie: stolen=1", ownerName: "Zoë Ångström 東京")])
                 )
             ]
         }) { _, client, _ in
-            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(answer.headers[BackdropHeaders.title] == "Evil Set-Cookie: stolen=1", "a credit is one line: CR LF is one space")
             #expect(answer.headers[.setCookie] == nil)
             let author = try #require(answer.headers[BackdropHeaders.author])
@@ -516,8 +432,8 @@ struct FlickrTests {
     }
 
     @Test func backgroundJSONDescribesThePhoto() async throws {
-        try await Self.withBackdrop({ Self.results($0, "photo.jpg") }) { flickr, client, _ in
-            let answer = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+        try await FlickrBackdrop.withBackdrop({ FlickrBackdrop.results($0, "photo.jpg") }) { flickr, client, _ in
+            let answer = try await TestApp.get(client, "/background.json?\(TestApp.paris)")
             #expect(answer.status == .ok)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
             #expect(json["source"] as? String == "flickr")
@@ -534,34 +450,34 @@ struct FlickrTests {
             let images = try #require(json["images"] as? [String: Any])
             #expect(images["sharp"] as? String == "/background?cell=u09tv&blur=0&format=png")
             // The URLs it gives are served, and show the same photo.
-            let sharp = try await HTTPTests.get(client, try #require(images["sharp"] as? String))
+            let sharp = try await TestApp.get(client, try #require(images["sharp"] as? String))
             #expect(sharp.status == .ok && sharp.photoID == "flickr-53011111110")
             #expect(flickr.searches.count == 1)
-            let stock = try await HTTPTests.get(client, "/background.json")
+            let stock = try await TestApp.get(client, "/background.json")
             let stockJSON = try #require(try JSONSerialization.jsonObject(with: Data(stock.body)) as? [String: Any])
             #expect(stock.status == .ok && stockJSON["source"] as? String == "stock" && stockJSON["notice"] == nil)
             #expect(stockJSON["phase"] == nil, "no place, no phase")
-            #expect(try await HTTPTests.get(client, "/background.json?lat=1").json["parameter"] == "lon")
-            #expect(try await HTTPTests.get(client, "/background.json?lat=1&lon=2&blur=1").json["parameter"] == "blur")
+            #expect(try await TestApp.get(client, "/background.json?lat=1").json["parameter"] == "lon")
+            #expect(try await TestApp.get(client, "/background.json?lat=1&lon=2&blur=1").json["parameter"] == "blur")
         }
     }
 
     @Test func theKeyAndSecretNeverLeak() async throws {
-        try await Self.withBackdrop({ flickr in
-            [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))] + Self.results(flickr, "truncated.jpg")
+        try await FlickrBackdrop.withBackdrop({ flickr in
+            [.json(StandInFlickr.failJSON(code: 105, message: "Service currently unavailable"))] + FlickrBackdrop.results(flickr, "truncated.jpg")
         }) { _, client, records in
             var seen = ""
             for target in [
-                "/background?\(Self.paris)&\(Self.small)", "/background?lat=10&lon=10&\(Self.small)", "/background?lat=abc&lon=1",
+                "/background?\(TestApp.paris)&\(Self.small)", "/background?lat=10&lon=10&\(Self.small)", "/background?lat=abc&lon=1",
                 "/background?lat=20&lon=20&\(Self.small)", "/background.json?lat=30&lon=30&\(Self.small)", "/background.json?lat=x",
                 "/metrics", "/health",
             ] {
-                let answer = try await HTTPTests.get(client, target)
+                let answer = try await TestApp.get(client, target)
                 seen += answer.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
                 seen += String(decoding: answer.body.prefix(1 << 20).filter { $0 < 128 }, as: UTF8.self)
             }
             seen += records.all.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
-            #expect(!seen.contains(Self.key))
+            #expect(!seen.contains(FlickrBackdrop.key))
         }
     }
 
@@ -570,17 +486,17 @@ struct FlickrTests {
     @Test func aRestartKeepsTheCellsPhotoWithoutANewSearchOrDownload() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await StandInFlickr.run({ Self.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr in
-            let settings = Self.settings(flickr) { $0.cache.folder = folder.path }
-            let clock = FixedClock(date: HTTPTests.epoch)
+        try await StandInFlickr.run({ FlickrBackdrop.results($0, "photo1.jpg", "photo2.jpg", "photo3.jpg") }) { flickr in
+            let settings = FlickrBackdrop.settings(flickr) { $0.cache.folder = folder.path }
+            let clock = FixedClock(date: TestApp.epoch)
             let chosen = Mutex<String?>(nil)
-            try await buildApplication(settings, clock: clock).test(.router) { client in
-                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            try await TestApp.run(settings, clock: clock) { client in
+                let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
                 chosen.withLock { $0 = answer.photoID }
             }
             #expect(flickr.searches.count == 1 && flickr.downloads.count == 1)
-            try await buildApplication(settings, clock: clock).test(.router) { client in
-                let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)&blur=0.2", source: "flickr")
+            try await TestApp.run(settings, clock: clock) { client in
+                let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)&blur=0.2", source: "flickr")
                 #expect(answer.photoID == chosen.withLock { $0 })
             }
             #expect(flickr.searches.count == 1, "no new search in the same window after a restart")
@@ -591,26 +507,26 @@ struct FlickrTests {
     @Test func aFailingFlickrServesTheCellsEarlierPhotoMarkedStaleThenRecovers() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop(
+        let clock = MovableClock(TestApp.epoch)
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
-                Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+                FlickrBackdrop.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + FlickrBackdrop.results(flickr, "photo3.jpg")
             },
             clock: clock,
             configure: { $0.cache.folder = folder.path }
         ) { flickr, client, _ in
-            let fresh = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            let fresh = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             clock.advance(900)  // the next window: Flickr now fails
-            let stale = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr; stale")
+            let stale = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr; stale")
             #expect(stale.photoID == fresh.photoID)
             #expect(stale.headers[.cacheControl] == "public, max-age=60")
             #expect(flickr.searches.count == 2 && flickr.downloads.count == 1)
-            let info = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            let info = try await TestApp.get(client, "/background.json?\(TestApp.paris)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
             #expect(json["source"] as? String == "flickr; stale" && info.headers[BackdropHeaders.source] == "flickr; stale")
             #expect(flickr.searches.count == 2, "still backing off")
             clock.advance(31)  // past the failing cell's back-off: Flickr answers again
-            let recovered = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            let recovered = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             #expect(recovered.photoID == "flickr-53011111110")
             #expect(flickr.searches.count == 3)
         }
@@ -619,27 +535,27 @@ struct FlickrTests {
     @Test func overALiveConnectionStandInsGiveWayToTheRecoveredPhoto() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop(
+        let clock = MovableClock(TestApp.epoch)
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
-                Self.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + Self.results(flickr, "photo3.jpg")
+                FlickrBackdrop.results(flickr, "photo1.jpg", "photo2.jpg") + [.status(500, "down")] + FlickrBackdrop.results(flickr, "photo3.jpg")
             },
             clock: clock,
             configure: { $0.cache.folder = folder.path },
             live: true
         ) { flickr, client, _ in
             let port = try #require(client.port)
-            let target = "/background?\(Self.paris)"  // the default size: large enough to be sent from its file
-            let fresh = try await LiveServerTests.get(port, target)
-            #expect(try await LiveServerTests.get(port, target).body == fresh.body)
-            #expect(try await LiveServerTests.counter(port, "backdrop_responses_sendfile_total") == 2, "both sent from the cache file")
+            let target = "/background?\(TestApp.paris)"  // the default size: large enough to be sent from its file
+            let fresh = try await LiveServer.get(port, target)
+            #expect(try await LiveServer.get(port, target).body == fresh.body)
+            #expect(try await LiveServer.counter(port, "backdrop_responses_sendfile_total") == 2, "both sent from the cache file")
             clock.advance(900)  // the next window: Flickr now fails
             for _ in 0..<2 {
-                let stale = try await LiveServerTests.get(port, target)
+                let stale = try await LiveServer.get(port, target)
                 #expect(stale.header("x-backdrop-source") == "flickr; stale" && stale.header("cache-control") == "public, max-age=60")
             }
             clock.advance(31)  // past the failing cell's back-off: Flickr answers again
-            let recovered = try await LiveServerTests.get(port, target)
+            let recovered = try await LiveServer.get(port, target)
             #expect(recovered.header("x-backdrop-source") == "flickr" && recovered.header("x-backdrop-photo-id") == "flickr-53011111110")
             #expect(flickr.searches.count == 3)
         }
@@ -648,18 +564,18 @@ struct FlickrTests {
     @Test func aStalePhotoOlderThanTheLimitIsNotServed() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = MovableClock(HTTPTests.epoch)
-        try await Self.withBackdrop(
-            { flickr in Self.results(flickr, "photo.jpg") + [.status(500, "down")] },
+        let clock = MovableClock(TestApp.epoch)
+        try await FlickrBackdrop.withBackdrop(
+            { flickr in FlickrBackdrop.results(flickr, "photo.jpg") + [.status(500, "down")] },
             clock: clock,
             configure: {
                 $0.cache.folder = folder.path
                 $0.cache.maxStale = .seconds(3600)
             }
         ) { _, client, _ in
-            try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "flickr")
+            try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "flickr")
             clock.advance(2 * 3600)
-            let answer = try await Self.expectBackground(client, "\(Self.paris)&\(Self.small)", source: "stock")
+            let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&\(Self.small)", source: "stock")
             #expect(answer.headers[.cacheControl] == "public, max-age=60")
         }
     }

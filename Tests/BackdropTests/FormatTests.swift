@@ -7,36 +7,6 @@ import Testing
 
 @testable import Backdrop
 
-/// Any of the output formats decoded back to RGB (WebP and AVIF through their libraries' decoders).
-func decodeImage(_ bytes: [UInt8], as format: OutputFormat) throws -> RGBImage {
-    func take(
-        _ decode: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?,
-        free: (UnsafeMutablePointer<UInt8>) -> Void
-    ) throws -> RGBImage {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        let pixels = try #require(bytes.withUnsafeBufferPointer { decode($0.baseAddress, $0.count, &width, &height) })
-        defer { free(pixels) }
-        return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
-    }
-    switch format {
-    case .png: return try PNGDecoder.decode(bytes)
-    case .jpeg: return try ImageDecoder.decode(bytes, covering: nil, limits: DecodeLimits())
-    case .webp: return try take(bd_webp_decode_rgb, free: bd_decoded_webp_free)
-    case .avif: return try take(bd_avif_decode_rgb, free: bd_decoded_avif_free)
-    }
-}
-
-/// The magic bytes each format starts with.
-func hasSignature(_ bytes: [UInt8], of format: OutputFormat) -> Bool {
-    switch format {
-    case .png: bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
-    case .jpeg: bytes.starts(with: [0xFF, 0xD8, 0xFF])
-    case .webp: bytes.starts(with: Array("RIFF".utf8)) && Array(bytes.dropFirst(8).prefix(4)) == Array("WEBP".utf8)
-    case .avif: Array(bytes.dropFirst(4).prefix(8)) == Array("ftypavif".utf8)
-    }
-}
-
 @Suite("Output formats")
 struct FormatTests {
     @Test(
@@ -100,13 +70,13 @@ struct FormatTests {
     }
 
     @Test func eachFormatThroughTheAPI() async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             var etags = Set<String>()
-            let png = try await HTTPTests.get(client, "/background?lat=48.85&lon=2.35&blur=0.5&format=png")
+            let png = try await TestApp.get(client, "/background?lat=48.85&lon=2.35&blur=0.5&format=png")
             let reference = try decodeImage(png.body, as: .png)
             for format in OutputFormat.allCases {
                 let uri = "/background?lat=48.85&lon=2.35&blur=0.5&format=\(format.rawValue)"
-                let answer = try await HTTPTests.get(client, uri)
+                let answer = try await TestApp.get(client, uri)
                 #expect(answer.status == .ok)
                 #expect(answer.headers[.contentType] == format.mediaType)
                 #expect(answer.headers[.vary] == nil, "an explicit format does not vary by Accept")
@@ -118,7 +88,7 @@ struct FormatTests {
                 let etag = try #require(answer.headers[.eTag])
                 etags.insert(etag)
 
-                let head = try await HTTPTests.get(client, uri, method: .head)
+                let head = try await TestApp.get(client, uri, method: .head)
                 #expect(head.status == .ok && head.body.isEmpty)
                 #expect(head.headers[.contentLength] == String(answer.body.count) && head.headers[.contentType] == format.mediaType)
 
@@ -127,14 +97,14 @@ struct FormatTests {
                 #expect(revalidated.headers[.eTag] == etag)
             }
             #expect(etags.count == OutputFormat.allCases.count, "one ETag per format")
-            let metrics = String(decoding: try await HTTPTests.get(client, "/metrics").body, as: UTF8.self)
+            let metrics = String(decoding: try await TestApp.get(client, "/metrics").body, as: UTF8.self)
             #expect(metrics.contains(#"backdrop_images_total{format="avif",status="200"} 2"#), "GET and HEAD")
             #expect(metrics.contains(#"backdrop_images_total{format="webp",status="304"} 1"#))
         }
     }
 
     @Test func negotiatedAnswersVaryByAccept() async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             let uri = "/background?lat=48.85&lon=2.35&blur=1"
             let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
             for (accept, format) in [
@@ -164,19 +134,19 @@ struct FormatTests {
     }
 
     @Test func aCellURLGivesWhatItsCoordinatesGive() async throws {
-        try await HTTPTests.withApp { client in
-            let byCoordinates = try await HTTPTests.get(client, "/background?lat=48.85&lon=2.35&blur=0.3&width=320&height=568&format=webp")
-            let byCell = try await HTTPTests.get(client, "/background?cell=u09tv&blur=0.3&width=320&height=568&format=webp")
+        try await TestApp.withApp { client in
+            let byCoordinates = try await TestApp.get(client, "/background?lat=48.85&lon=2.35&blur=0.3&width=320&height=568&format=webp")
+            let byCell = try await TestApp.get(client, "/background?cell=u09tv&blur=0.3&width=320&height=568&format=webp")
             #expect(byCell.status == .ok)
             #expect(byCell.body == byCoordinates.body)
             #expect(byCell.photoID == byCoordinates.photoID)
             #expect(byCell.headers[BackdropHeaders.link] == "</background?cell=u09tv&blur=0.3&width=320&height=568&format=webp>; rel=\"canonical\"")
-            let infoByCoordinates = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=320&height=568")
-            let infoByCell = try await HTTPTests.get(client, "/background.json?cell=u09tv&width=320&height=568")
+            let infoByCoordinates = try await TestApp.get(client, "/background.json?lat=48.85&lon=2.35&width=320&height=568")
+            let infoByCell = try await TestApp.get(client, "/background.json?cell=u09tv&width=320&height=568")
             #expect(infoByCell.status == .ok && infoByCell.body == infoByCoordinates.body, "/background.json takes a cell too")
-            let both = try await HTTPTests.get(client, "/background.json?cell=u09tv&lat=48.85&lon=2.35")
+            let both = try await TestApp.get(client, "/background.json?cell=u09tv&lat=48.85&lon=2.35")
             #expect(both.status == .badRequest && both.json["parameter"] == "cell")
-            let stock = try await HTTPTests.get(client, "/background?style=dark&format=png")
+            let stock = try await TestApp.get(client, "/background?style=dark&format=png")
             #expect(stock.headers[BackdropHeaders.link] == "</background?blur=1&style=dark&format=png>; rel=\"canonical\"")
         }
     }
@@ -190,15 +160,15 @@ struct FormatTests {
         ]
     )
     func invalidCellsAndFormats(_ query: String, _ parameter: String) async throws {
-        try await HTTPTests.withApp { client in
-            let answer = try await HTTPTests.get(client, "/background?\(query)")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background?\(query)")
             #expect(answer.status == .badRequest, "\(query)")
             #expect(answer.json["parameter"] == parameter, "\(query)")
         }
     }
 
     @Test func theJSONGivesCellURLsInTheFormatItsAcceptPrefers() async throws {
-        try await HTTPTests.withApp { client in
+        try await TestApp.withApp { client in
             let uri = "/background.json?lat=48.85&lon=2.35&width=320&height=568"
             let answer = try await client.execute(uri: uri, method: .get, headers: [.accept: "application/json, image/avif, image/webp"]) { $0 }
             #expect(answer.status == .ok)
@@ -213,16 +183,16 @@ struct FormatTests {
             #expect(formats["jpeg"]?["blurred"] == "/background?cell=u09tv&blur=1&width=320&height=568&format=jpeg")
             for format in OutputFormat.allCases {
                 let url = try #require(formats[format.rawValue]?["sharp"])
-                let image = try await HTTPTests.get(client, url)
+                let image = try await TestApp.get(client, url)
                 #expect(image.status == .ok && image.headers[.contentType] == format.mediaType)
                 #expect(try decodeImage(image.body, as: format).width == 320)
             }
 
-            let plain = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35")
+            let plain = try await TestApp.get(client, "/background.json?lat=48.85&lon=2.35")
             let plainJSON = try #require(try JSONSerialization.jsonObject(with: Data(plain.body)) as? [String: Any])
             let plainImages = try #require(plainJSON["images"] as? [String: Any])
             #expect(plainImages["sharp"] as? String == "/background?cell=u09tv&blur=0&format=png", "no Accept: PNG, default size")
-            let wrong = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=0")
+            let wrong = try await TestApp.get(client, "/background.json?lat=48.85&lon=2.35&width=0")
             #expect(wrong.status == .badRequest && wrong.json["parameter"] == "width")
         }
     }

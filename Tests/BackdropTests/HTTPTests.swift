@@ -9,64 +9,17 @@ import Testing
 
 @Suite("HTTP API")
 struct HTTPTests {
-    static let epoch = Date(timeIntervalSince1970: 1_800_000_200)  // 200 s into a 900 s window
-
-    static func settings(logLevel: LogLevelSetting = .warning) -> Settings {
-        var settings = Settings()
-        settings.photos.stockFolder = Fixtures.stockFolder.path
-        settings.server.publicFolder = Fixtures.repositoryRoot.appendingPathComponent("Public").path
-        settings.server.logLevel = logLevel
-        settings.cache.folder = ""  // tests that want the disk cache give it a folder of their own
-        settings.photos.sources = [.flickr, .stock]  // never beyond loopback: Commons only with a stand-in
-        // Every test runs at once on two cores: on the release build the slowest request of the suite took 4 s (issue
-        // 61), so 3 times that. Tests of the deadline set their own; the others must not meet it by chance.
-        settings.photos.requestDeadline = Self.patientDeadline
-        settings.cluster.lease = Self.patientLease
-        return settings
-    }
-
-    /// The deadline (and a lease above it) of tests of what is served, not of when: 3 times the slowest request measured
-    /// in the whole suite on two cores (4 s on the release build).
-    static let patientDeadline = Duration.seconds(12)
-    static let patientLease = Duration.seconds(20)
-
-    static func withApp(
-        at date: Date = epoch,
-        logger: Logger? = nil,
-        _ test: @Sendable (any TestClientProtocol) async throws -> Void
-    ) async throws {
-        let app = try await buildApplication(settings(logLevel: logger == nil ? .warning : .info), clock: FixedClock(date: date), logger: logger)
-        try await app.test(.router, test)
-    }
-
-    struct Answer {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let body: [UInt8]
-        var json: [String: String] {
-            (try? JSONSerialization.jsonObject(with: Data(self.body)) as? [String: String]) ?? [:]
-        }
-        var photoID: String? { self.headers[BackdropHeaders.photoID] }
-    }
-
-    static func get(_ client: some TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get) async throws -> Answer {
-        try await client.execute(uri: uri, method: method) { response in
-            Answer(status: response.status, headers: response.headers, body: Array(buffer: response.body))
-        }
-    }
-
     @Test func overloadShedsWithA503AndOneSummaryLineNotOneLineEach() async throws {
         let records = LogRecords()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-        var settings = Self.settings(logLevel: .info)
+        var settings = TestApp.settings(logLevel: .info)
         settings.render.maxPending = 1
         let served = Mutex(0)
-        let app = try await buildApplication(settings, clock: FixedClock(date: Self.epoch), logger: logger)
-        try await app.test(.router) { client in
-            let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
+        try await TestApp.run(settings, logger: logger) { client in
+            let answers = try await withThrowingTaskGroup(of: TestApp.Answer.self) { group in
                 // Distinct sizes: no two share a render, so they queue at the gate together.
-                for index in 0..<16 { group.addTask { try await Self.get(client, "/background?lat=1&lon=2&width=\(300 + index)") } }
-                return try await group.reduce(into: [Answer]()) { $0.append($1) }
+                for index in 0..<16 { group.addTask { try await TestApp.get(client, "/background?lat=1&lon=2&width=\(300 + index)") } }
+                return try await group.reduce(into: [TestApp.Answer]()) { $0.append($1) }
             }
             let shed = answers.filter { $0.status == .serviceUnavailable }
             #expect(!shed.isEmpty && answers.contains { $0.status == .ok })
@@ -81,20 +34,20 @@ struct HTTPTests {
     }
 
     @Test func everyAnswerSaysNosniff() async throws {
-        try await Self.withApp { client in
+        try await TestApp.withApp { client in
             for (uri, method) in [
                 ("/background?lat=1&lon=2&width=20&height=20", HTTPRequest.Method.get), ("/background?lat=91", .get),
                 ("/nothing", .get), ("/health", .post), ("/", .get), ("/openapi.yaml", .head), ("/metrics", .get),
             ] {
-                let answer = try await Self.get(client, uri, method: method)
+                let answer = try await TestApp.get(client, uri, method: method)
                 #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(method) \(uri): \(answer.status)")
             }
         }
     }
 
     @Test func backgroundIsAPNGOfTheDefaultSizeWithHeaders() async throws {
-        try await Self.withApp { client in
-            let answer = try await Self.get(client, "/background?lat=42.6&lon=-5.6&blur=0.5")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background?lat=42.6&lon=-5.6&blur=0.5")
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType] == "image/png")
             #expect(answer.headers[.contentLength] == String(answer.body.count))
@@ -113,8 +66,8 @@ struct HTTPTests {
 
     @Test("output is exactly the asked size", arguments: [(1, 1), (2048, 1953), (2048, 1), (1, 2048), (375, 812), (1000, 333)])
     func exactSize(_ width: Int, _ height: Int) async throws {
-        try await Self.withApp { client in
-            let answer = try await Self.get(client, "/background?lat=1&lon=2&width=\(width)&height=\(height)&blur=0.3")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background?lat=1&lon=2&width=\(width)&height=\(height)&blur=0.3")
             #expect(answer.status == .ok)
             let image = try PNGDecoder.decode(answer.body)
             #expect(image.width == width && image.height == height)
@@ -122,11 +75,11 @@ struct HTTPTests {
     }
 
     @Test func oneCellAndWindowKeepsOnePhotoWhateverTheBlurSizeOrStyle() async throws {
-        try await Self.withApp { client in
+        try await TestApp.withApp { client in
             var ids = Set<String>()
             var bodies = [[UInt8]]()
             for query in ["blur=0", "blur=1", "blur=0.37", "blur=1&style=dark", "width=320&height=568", "style=none&blur=0.5"] {
-                let answer = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&\(query)")
+                let answer = try await TestApp.get(client, "/background?lat=48.8566&lon=2.3522&\(query)")
                 #expect(answer.status == .ok)
                 ids.insert(try #require(answer.photoID))
                 bodies.append(answer.body)
@@ -134,10 +87,10 @@ struct HTTPTests {
             #expect(ids.count == 1)
             #expect(bodies[0] != bodies[1])
             // Another point in the same cell, same photo.
-            #expect(try await Self.get(client, "/background?lat=48.857&lon=2.351&blur=0").photoID == ids.first)
+            #expect(try await TestApp.get(client, "/background?lat=48.857&lon=2.351&blur=0").photoID == ids.first)
             // blur is quantised to 0.01.
-            let a = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.371&width=50&height=50")
-            let b = try await Self.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.369&width=50&height=50")
+            let a = try await TestApp.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.371&width=50&height=50")
+            let b = try await TestApp.get(client, "/background?lat=48.8566&lon=2.3522&blur=0.369&width=50&height=50")
             #expect(a.body == b.body)
         }
     }
@@ -145,25 +98,25 @@ struct HTTPTests {
     @Test func photosVaryAcrossWindowsAndCells() async throws {
         let found = Mutex<[String?]>([])
         for offset in 0..<3 {
-            try await Self.withApp(at: Self.epoch.addingTimeInterval(Double(offset) * 900)) { client in
-                let id = try await Self.get(client, "/background?lat=42.6&lon=-5.6&width=20&height=20").photoID
+            try await TestApp.withApp(at: TestApp.epoch.addingTimeInterval(Double(offset) * 900)) { client in
+                let id = try await TestApp.get(client, "/background?lat=42.6&lon=-5.6&width=20&height=20").photoID
                 found.withLock { $0.append(id) }
             }
         }
         let byWindow = found.withLock { $0 }
         #expect(byWindow[0] != byWindow[1] && byWindow[1] != byWindow[2])
-        try await Self.withApp { client in
+        try await TestApp.withApp { client in
             var ids = Set<String>()
             for lat in stride(from: -60, through: 60, by: 10) {
-                ids.insert(try #require(try await Self.get(client, "/background?lat=\(lat)&lon=10&width=20&height=20").photoID))
+                ids.insert(try #require(try await TestApp.get(client, "/background?lat=\(lat)&lon=10&width=20&height=20").photoID))
             }
             #expect(ids.count >= 4)
         }
     }
 
     @Test func noLocationServesAStockPhoto() async throws {
-        try await Self.withApp { client in
-            let answer = try await Self.get(client, "/background?width=64&height=64")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background?width=64&height=64")
             #expect(answer.status == .ok)
             #expect(answer.headers[BackdropHeaders.cell] == "none")
             #expect(answer.headers[BackdropHeaders.source] == "stock")
@@ -172,14 +125,14 @@ struct HTTPTests {
     }
 
     @Test func headAnswersHeadersWithoutABody() async throws {
-        try await Self.withApp { client in
-            let get = try await Self.get(client, "/background?lat=10&lon=10&width=100&height=100")
-            let head = try await Self.get(client, "/background?lat=10&lon=10&width=100&height=100", method: .head)
+        try await TestApp.withApp { client in
+            let get = try await TestApp.get(client, "/background?lat=10&lon=10&width=100&height=100")
+            let head = try await TestApp.get(client, "/background?lat=10&lon=10&width=100&height=100", method: .head)
             #expect(head.status == .ok)
             #expect(head.body.isEmpty)
             #expect(head.headers[.contentLength] == String(get.body.count))
             #expect(head.headers[BackdropHeaders.photoID] == get.photoID)
-            #expect(try await Self.get(client, "/health", method: .head).status == .ok)
+            #expect(try await TestApp.get(client, "/health", method: .head).status == .ok)
         }
     }
 
@@ -199,8 +152,8 @@ struct HTTPTests {
         ]
     )
     func invalidQueries(_ query: String, _ parameter: String) async throws {
-        try await Self.withApp { client in
-            let answer = try await Self.get(client, "/background?\(query)")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background?\(query)")
             #expect(answer.status == .badRequest, "\(query)")
             #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(answer.json["parameter"] == parameter, "\(query)")
@@ -220,9 +173,9 @@ struct HTTPTests {
             ("lat=1&lon=2&blur=0.004", "s01mt", "blur=0&"), ("lat=1&lon=2&blur=0.996", "s01mt", "blur=1&"),
             ("lat=1&lon=2&blur=0.125", "s01mt", "blur=0.13&"),
         ]
-        try await Self.withApp { client in
+        try await TestApp.withApp { client in
             for (query, cell, blur) in cases {
-                let answer = try await Self.get(client, "/background?\(query)")
+                let answer = try await TestApp.get(client, "/background?\(query)")
                 #expect(answer.status == .ok, "\(query)")
                 #expect(answer.headers[BackdropHeaders.cell] == cell, "\(query)")
                 let link = answer.headers[BackdropHeaders.link] ?? ""
@@ -233,16 +186,16 @@ struct HTTPTests {
     }
 
     @Test func aStockPhotosPageIsAPlainURLAndItsNoteAFieldOfItsOwn() async throws {
-        try await Self.withApp { client in
+        try await TestApp.withApp { client in
             for query in ["?width=20&height=20", "?lat=1&lon=2&width=20&height=20"] {
-                let info = try await Self.get(client, "/background.json\(query)")
+                let info = try await TestApp.get(client, "/background.json\(query)")
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(info.body)) as? [String: Any])
                 let page = try #require(json["photoPage"] as? String)
                 #expect(json["source"] as? String == "stock")
                 #expect(page.hasPrefix("https://") && !page.contains(where: \.isWhitespace) && URL(string: page)?.host != nil, "\(page)")
                 let note = try #require(json["photoNote"] as? String)
                 #expect(note.range(of: #"\.jpg(, \d{4})?$"#, options: .regularExpression) != nil, "\(note): the file, and its year when known")
-                let image = try await Self.get(client, "/background\(query)")
+                let image = try await TestApp.get(client, "/background\(query)")
                 #expect(image.headers[BackdropHeaders.photoURL] == page, "the header is the same plain URL")
             }
         }
@@ -251,8 +204,8 @@ struct HTTPTests {
     }
 
     @Test func otherRoutes() async throws {
-        try await Self.withApp { client in
-            let health = try await Self.get(client, "/health")
+        try await TestApp.withApp { client in
+            let health = try await TestApp.get(client, "/health")
             #expect(health.status == .ok)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
             #expect(json["status"] as? String == "ok" && json["version"] as? String == Backdrop.version)
@@ -262,17 +215,17 @@ struct HTTPTests {
             #expect(numbers.count >= 1 && json["stockPhotos"] as? Int == numbers.count, "\(json)")
             #expect(json["cluster"] as? String == "local")
 
-            let page = try await Self.get(client, "/")
+            let page = try await TestApp.get(client, "/")
             #expect(page.status == .ok)
             #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(String(decoding: page.body, as: UTF8.self).contains("Backdrop"))
 
-            let missing = try await Self.get(client, "/nothing-here")
+            let missing = try await TestApp.get(client, "/nothing-here")
             #expect(missing.status == .notFound)
             #expect(missing.json["error"]?.isEmpty == false)
 
             for method in [HTTPRequest.Method.post, .put, .delete] {
-                let wrong = try await Self.get(client, "/background", method: method)
+                let wrong = try await TestApp.get(client, "/background", method: method)
                 #expect(wrong.status == .methodNotAllowed)
                 #expect(wrong.headers[.allow] == "GET, HEAD")
                 #expect(wrong.json["error"]?.isEmpty == false)
@@ -283,9 +236,9 @@ struct HTTPTests {
     @Test func oneLogLinePerRequestWithoutCoordinates() async throws {
         let records = LogRecords()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-        try await Self.withApp(logger: logger) { client in
-            _ = try await Self.get(client, "/background?lat=42.61234&lon=-5.60123&width=10&height=10")
-            _ = try await Self.get(client, "/background?lat=oops&lon=1")
+        try await TestApp.withApp(logger: logger) { client in
+            _ = try await TestApp.get(client, "/background?lat=42.61234&lon=-5.60123&width=10&height=10")
+            _ = try await TestApp.get(client, "/background?lat=oops&lon=1")
         }
         let lines = records.all.filter { $0.message == "request" }
         #expect(lines.count == 2)
@@ -314,34 +267,5 @@ struct HTTPTests {
                 #expect(title.hasPrefix(decoded.trimmingCharacters(in: .whitespaces)), "\(limit)")
             }
         }
-    }
-}
-
-/// Log lines captured by tests.
-final class LogRecords: Sendable {
-    struct Record: Sendable {
-        let level: Logger.Level
-        let message: String
-        let metadata: [String: String]
-    }
-
-    private let records = Mutex<[Record]>([])
-    var all: [Record] { self.records.withLock { $0 } }
-    func append(_ record: Record) { self.records.withLock { $0.append(record) } }
-}
-
-struct CapturingLogHandler: LogHandler {
-    let records: LogRecords
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { self.metadata[key] }
-        set { self.metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = self.metadata.merging(event.metadata ?? [:]) { $1 }
-        self.records.append(.init(level: event.level, message: "\(event.message)", metadata: merged.mapValues { "\($0)" }))
     }
 }

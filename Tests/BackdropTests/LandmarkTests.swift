@@ -60,12 +60,12 @@ struct LandmarkTests {
 
     @Test func theLandmarksAssessedPhotosComeFirstAtItsCellInOneCall() async throws {
         let town = Self.town()
-        try await CommonsTests.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
             for (width, height) in [(195, 422), (320, 200)] {  // a phone and a desktop
                 var shown = [Int]()
                 for variant in 0..<6 {
                     let query = "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=\(width)&height=\(height)&variant=\(variant)"
-                    let (_, json) = try await CommonsTests.json(client, query)
+                    let (_, json) = try await CommonsBackdrop.json(client, query)
                     #expect(json["source"] as? String == "commons")
                     shown.append(Int((json["photoId"] as? String ?? "").dropFirst("commons-".count)) ?? 0)
                 }
@@ -87,11 +87,11 @@ struct LandmarkTests {
 
     @Test func aPlaceWithoutAssessedFilesGetsTheNearestInThreeCalls() async throws {
         let town = Self.town().filter { $0.pageid > 1000 }
-        try await CommonsTests.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
-            let (_, json) = try await CommonsTests.json(client, "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200")
+        try await CommonsBackdrop.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
+            let (_, json) = try await CommonsBackdrop.json(client, "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200")
             #expect(json["source"] as? String == "commons")
             #expect(commons.assessedSearches.count == 2 && commons.geosearches.count == 1)
-            let (_, again) = try await CommonsTests.json(
+            let (_, again) = try await CommonsBackdrop.json(
                 client,
                 "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200&variant=1"
             )
@@ -107,13 +107,13 @@ struct LandmarkTests {
             if file.pageid > 2 { file.assessments = nil }
             return file
         }
-        try await CommonsTests.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
             // The window takes its turn among the two assessed and the best of the rest (a pool of four scenes); the
             // order after its pick puts the assessed first.
             var shown = Set<String>()
             for variant in 0..<3 {
                 let query = "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200&variant=\(variant)"
-                let (_, json) = try await CommonsTests.json(client, query)
+                let (_, json) = try await CommonsBackdrop.json(client, query)
                 #expect(json["source"] as? String == "commons")
                 shown.insert(json["photoId"] as? String ?? "")
             }
@@ -139,12 +139,12 @@ struct LandmarkTests {
             file.user = n >= 92 ? "Walker \(n % 4)" : "Uploader \(n)"
             return file
         }
-        try await CommonsTests.withBackdrop({ _ in [.files(files)] }) { _, client, _ in
+        try await CommonsBackdrop.withBackdrop({ _ in [.files(files)] }) { _, client, _ in
             for (width, height) in [(195, 422), (320, 200)] {
                 var shown = [Int]()
                 for variant in 0..<6 {
                     let query = "lat=\(centre.latitude)&lon=\(centre.longitude)&width=\(width)&height=\(height)&variant=\(variant)"
-                    let (_, json) = try await CommonsTests.json(client, query)
+                    let (_, json) = try await CommonsBackdrop.json(client, query)
                     shown.append(Int((json["photoId"] as? String ?? "").dropFirst("commons-".count)) ?? 0)
                 }
                 #expect(shown.allSatisfy { $0 >= 1093 }, "\(width)x\(height): every variant a street or a square: \(shown)")

@@ -67,7 +67,7 @@ struct LateLookTests {
         let context = PhotoContext(clock: clock, logger: Logger(label: "test"))
         return NearbyPhotoSource(
             search: search,
-            downloads: PhotoDownloads(downloader: ClusterTests.NoDownloads(), memoryMB: 1, context: context),
+            downloads: PhotoDownloads(downloader: Fixtures.NoDownloads(), memoryMB: 1, context: context),
             thumbnails: thumbnails,
             coordinator: cluster,
             callsPerHour: 3600,
@@ -87,7 +87,7 @@ struct LateLookTests {
         // Ten seconds into a window: looks published now count from the next one.
         let first = TimeWindow(index: 1_900_000, seconds: 900)
         let clock = MovableClock(first.start.addingTimeInterval(10))
-        let (cluster, search, thumbnails) = (MemoryCluster(), FixedSearch(candidates: try CommonsTests.parse(Self.files)), Thumbnails())
+        let (cluster, search, thumbnails) = (MemoryCluster(), FixedSearch(candidates: try CommonsBackdrop.parse(Self.files)), Thumbnails())
         let (searcher, other, late) = (
             Self.replica(cluster, search, thumbnails, clock: clock), Self.replica(cluster, search, thumbnails, clock: clock),
             Self.replica(cluster, search, thumbnails, clock: clock)
@@ -130,7 +130,7 @@ struct LateLookTests {
     /// A search takes the looks already known at once, from the cell's previous results (a photo's look does not change)
     /// or from the memo, counting in every window; only the others are left to come.
     @Test func aSearchTakesTheLooksAlreadyKnownAtOnce() async throws {
-        let candidates = try CommonsTests.parse(Self.files)
+        let candidates = try CommonsBackdrop.parse(Self.files)
         var previous = Array(candidates.prefix(2))
         previous[0].facts.look = LookHash(bits: 1)
         previous[0].facts.interest = CropInterest(portrait: 0.5, square: 0.7, landscape: 0.9)

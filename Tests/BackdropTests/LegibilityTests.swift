@@ -91,8 +91,8 @@ struct LegibilityTests {
     }
 
     @Test func theJSONCarriesLegibilityFocusAndCrop() async throws {
-        try await VariantTests.withStock(at: try VariantTests.date(VariantTests.noon)) { client in
-            let json = try await VariantTests.json(client, "\(VariantTests.paris)&width=90&height=160")
+        try await TestApp.withStock(at: try TestApp.date(TestApp.noon)) { client in
+            let json = try await TestApp.json(client, "\(TestApp.paris)&width=90&height=160")
             #expect(json["crop"] as? String == "attention")
             let focus = try #require(json["focus"] as? [String: Double])
             #expect((0...1).contains(focus["x"] ?? -1) && (0...1).contains(focus["y"] ?? -1))
@@ -103,7 +103,7 @@ struct LegibilityTests {
                     #expect(["light", "dark"].contains(band["text"] as? String ?? ""))
                 }
             }
-            let centre = try await VariantTests.json(client, "\(VariantTests.paris)&width=90&height=160&crop=center")
+            let centre = try await TestApp.json(client, "\(TestApp.paris)&width=90&height=160&crop=center")
             #expect(centre["crop"] as? String == "centre")
             let images = try #require(centre["images"] as? [String: Any])
             #expect((images["sharp"] as? String)?.contains("&crop=centre&") == true, "cell URLs carry the crop")
@@ -113,10 +113,10 @@ struct LegibilityTests {
 
     @Test("a crop the API does not know is a 400 naming crop", arguments: ["middle", "", "ATTENTION", "centre "])
     func badCrop(_ text: String) async throws {
-        try await VariantTests.withStock(at: try VariantTests.date(VariantTests.noon)) { client in
+        try await TestApp.withStock(at: try TestApp.date(TestApp.noon)) { client in
             for path in ["/background", "/background.json"] {
                 let query = text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
-                let answer = try await HTTPTests.get(client, "\(path)?crop=\(query)")
+                let answer = try await TestApp.get(client, "\(path)?crop=\(query)")
                 let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
                 #expect(answer.status == .badRequest && json?["parameter"] as? String == "crop", "\(path) crop=\(text)")
             }

@@ -14,73 +14,35 @@ struct LiveServerTests {
     static let paris = "/background?lat=48.8566&lon=2.3522&blur=0.5"
     static let lisbon = "/background?lat=38.72&lon=-9.14&blur=0.5"
 
-    /// Every response a router middleware saw: method, path and status.
-    final class Seen: Sendable {
-        fileprivate let responses = Mutex<[(method: String, path: String, status: Int, target: String)]>([])
-        var all: [(method: String, path: String, status: Int, target: String)] { self.responses.withLock { $0 } }
-        /// The targets (path and query) of the backgrounds answered 200, in the order they were answered.
-        var served: [String] { self.all.filter { $0.path == "/background" && $0.status == 200 }.map(\.target) }
-        var witness: Witness { Witness(seen: self) }
-    }
-
-    /// A middleware added to the router, as CORS or tracing would be, that records what it sees.
-    struct Witness: RouterMiddleware {
-        typealias Context = BackdropRequestContext
-        let seen: Seen
-
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            let response = try await next(request, context)
-            self.seen.responses.withLock {
-                $0.append((request.method.rawValue, request.uri.path, Int(response.status.code), request.uri.description))
-            }
-            return response
-        }
-    }
-
     static func withLiveApp(
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
-        seen: Seen = Seen(),
+        clock: any WallClock = FixedClock(date: TestApp.epoch),
+        seen: LiveServer.Seen = LiveServer.Seen(),
         configure: (inout Settings) -> Void = { _ in },
         _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void
     ) async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var settings = HTTPTests.settings()
+        var settings = TestApp.settings()
         settings.cache.folder = folder.path
         configure(&settings)
-        let app = try await buildApplication(settings, clock: clock, middleware: [seen.witness])
-        try await app.test(.live) { client in
+        try await TestApp.run(settings, clock: clock, middleware: [seen.witness], live: true) { client in
             try await test(try #require(client.port), folder)
         }
     }
 
-    /// One exchange on a thread of its own (``RawHTTP/onItsOwnThread(_:)``): a blocking read on the concurrency pool
-    /// would take a thread the server under test needs.
-    static func get(_ port: Int, _ target: String, method: String = "GET", _ headers: String...) async throws -> RawHTTP.Response {
-        let responses = try await RawHTTP.onItsOwnThread { try RawHTTP.exchange(port: port, [(method, target, headers)]) }
-        return try #require(responses.first)
-    }
-
-    /// A counter's value from `/metrics`.
-    static func counter(_ port: Int, _ name: String) async throws -> Int {
-        let text = String(decoding: try await self.get(port, "/metrics").body, as: UTF8.self)
-        let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
-        return line.flatMap { Int(Double($0.split(separator: " ")[1]) ?? -1) } ?? 0
-    }
-
     @Test func aMiddlewareAddedToTheRouterSeesEveryBackgroundResponse() async throws {
-        let seen = Seen()
+        let seen = LiveServer.Seen()
         try await Self.withLiveApp(seen: seen) { port, _ in
-            let first = try await Self.get(port, Self.paris)
+            let first = try await LiveServer.get(port, Self.paris)
             let etag = try #require(first.header("etag"))
             var statuses = [first.status]
             // Repeats (cache hits), HEAD, conditional requests, pipelined ones and errors: each one is seen.
-            statuses.append(try await Self.get(port, Self.paris).status)
-            statuses.append(try await Self.get(port, Self.paris, method: "HEAD").status)
-            statuses.append(try await Self.get(port, Self.paris, "If-None-Match: \(etag)").status)
-            statuses.append(try await Self.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
-            statuses.append(try await Self.get(port, "\(Self.paris)&blur=2").status)
-            statuses.append(try await Self.get(port, Self.paris, method: "POST").status)
+            statuses.append(try await LiveServer.get(port, Self.paris).status)
+            statuses.append(try await LiveServer.get(port, Self.paris, method: "HEAD").status)
+            statuses.append(try await LiveServer.get(port, Self.paris, "If-None-Match: \(etag)").status)
+            statuses.append(try await LiveServer.get(port, Self.paris, method: "HEAD", "If-None-Match: \(etag)").status)
+            statuses.append(try await LiveServer.get(port, "\(Self.paris)&blur=2").status)
+            statuses.append(try await LiveServer.get(port, Self.paris, method: "POST").status)
             let pipelined = try RawHTTP.exchange(
                 port: port,
                 [
@@ -97,27 +59,27 @@ struct LiveServerTests {
 
     @Test func cachedBodiesAreSentFromTheirFilesByteForByte() async throws {
         try await Self.withLiveApp { port, folder in
-            let first = try await Self.get(port, Self.paris)
-            let repeated = try await Self.get(port, Self.paris)
+            let first = try await LiveServer.get(port, Self.paris)
+            let repeated = try await LiveServer.get(port, Self.paris)
             #expect(first.status == 200 && repeated.body == first.body)
             #expect(try PNGDecoder.decode(repeated.body).width == 640)
-            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 2, "the written file, then the held one")
+            #expect(try await LiveServer.counter(port, "backdrop_responses_sendfile_total") == 2, "the written file, then the held one")
             // The open file outlives its entry: with the folder emptied (a sweep, an eviction), it still sends the same bytes.
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
                 try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
-            #expect(try await Self.get(port, Self.paris).body == first.body)
-            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+            #expect(try await LiveServer.get(port, Self.paris).body == first.body)
+            #expect(try await LiveServer.counter(port, "backdrop_responses_sendfile_total") == 3)
             // Small bodies are written from memory: one write beats a write and a sendfile.
-            let small = try await Self.get(port, "\(Self.paris)&width=40&height=40")
+            let small = try await LiveServer.get(port, "\(Self.paris)&width=40&height=40")
             #expect(small.status == 200 && small.body.count < OpenFileBudget.minimumPayload)
-            #expect(try await Self.counter(port, "backdrop_responses_sendfile_total") == 3)
+            #expect(try await LiveServer.counter(port, "backdrop_responses_sendfile_total") == 3)
         }
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await Self.withLiveApp { port, _ in
-            _ = try await Self.get(port, Self.paris)
+            _ = try await LiveServer.get(port, Self.paris)
             let responses = try RawHTTP.exchange(
                 port: port,
                 [
@@ -134,14 +96,14 @@ struct LiveServerTests {
     }
 
     @Test func repeatsAreByteForByteAndANewWindowGetsANewPhoto() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         try await Self.withLiveApp(clock: clock) { port, _ in
-            let first = try await Self.get(port, Self.paris)
-            let repeated = try await Self.get(port, Self.paris)
+            let first = try await LiveServer.get(port, Self.paris)
+            let repeated = try await LiveServer.get(port, Self.paris)
             #expect(repeated.body == first.body && repeated.stableHeaders == first.stableHeaders)
             #expect(first.header("date") != nil && first.header("server") == "Backdrop")
             clock.advance(900)
-            let next = try await Self.get(port, Self.paris)
+            let next = try await LiveServer.get(port, Self.paris)
             #expect(next.header("x-backdrop-photo-id") != first.header("x-backdrop-photo-id"))
             #expect(next.header("cache-control") == "public, max-age=700, stale-while-revalidate=900")
         }
@@ -149,7 +111,7 @@ struct LiveServerTests {
 
     @Test func headResponsesCarryNoBodyOnTheWire() async throws {
         try await Self.withLiveApp { port, _ in
-            let health = try await Self.get(port, "/health")
+            let health = try await LiveServer.get(port, "/health")
             #expect(health.status == 200)
             // Were a body sent after any of these heads, the next response on the connection would not parse.
             let heads = try RawHTTP.exchange(
@@ -196,7 +158,7 @@ struct LiveServerTests {
             // client would wait 20 s).
             #expect(ContinuousClock.now - stalledAt < .seconds(5))
             // A whole request on a fresh connection is answered as usual.
-            #expect(try await Self.get(port, "/health").status == 200)
+            #expect(try await LiveServer.get(port, "/health").status == 200)
         }
     }
 
@@ -223,19 +185,19 @@ struct LiveServerTests {
             func value(_ count: Int) -> String { String(repeating: "a", count: count) }
             func refused(_ answer: RawHTTP.Response) -> Bool { answer.status == 400 || answer.status == 431 }
             // A field's value: 8 KiB is accepted, one byte more refused.
-            #expect(try await Self.get(port, "/health", "X-Big: \(value(8 << 10))").status == 200)
-            #expect(try await refused(Self.get(port, "/health", "X-Big: \(value((8 << 10) + 1))")))
+            #expect(try await LiveServer.get(port, "/health", "X-Big: \(value(8 << 10))").status == 200)
+            #expect(try await refused(LiveServer.get(port, "/health", "X-Big: \(value((8 << 10) + 1))")))
             // The target and all fields' names and values: 16 KiB in all is accepted ("/health" is 7 of them, "Host" and
             // "localhost" 13), one byte more refused.
             let third = (16 << 10) - 7 - 13 - 3 * 3 - 2 * 5454
-            #expect(try await Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third))").status == 200)
-            #expect(try await refused(Self.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third + 1))")))
+            #expect(try await LiveServer.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third))").status == 200)
+            #expect(try await refused(LiveServer.get(port, "/health", "X-A: \(value(5454))", "X-B: \(value(5454))", "X-C: \(value(third + 1))")))
             // 100 fields (Host and 99 more) are accepted, 101 refused.
             let fields = (0..<100).map { "X-\($0): 1" }
             #expect(try RawHTTP.exchange(port: port, [("GET", "/health", Array(fields.prefix(99)))]).first?.status == 200)
             let overflow = try #require(try RawHTTP.exchange(port: port, [("GET", "/health", fields)]).first)
             #expect(refused(overflow))
-            #expect(try await Self.get(port, "/health").status == 200)
+            #expect(try await LiveServer.get(port, "/health").status == 200)
         }
     }
 
@@ -253,20 +215,20 @@ struct LiveServerTests {
         )
         try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("docs"), withIntermediateDirectories: true)
         try await Self.withLiveApp(configure: { $0.server.publicFolder = publicFolder.path }) { port, _ in
-            #expect(try await Self.get(port, "/demo.js").status == 200)
+            #expect(try await LiveServer.get(port, "/demo.js").status == 200)
             let cases: [(String, Int)] = [
                 ("/demo.js%00.html", 400), ("//%00evil.com", 400), ("/leak.txt", 404), ("//evil.com", 404), ("//background", 404),
                 ("/background/", 404), ("/health/", 404), ("/%2e%2e/secret.txt", 404), ("/docs/../demo.js", 404),
             ]
             for (target, status) in cases {
-                let answer = try await Self.get(port, target)
+                let answer = try await LiveServer.get(port, target)
                 #expect(answer.status == status, "\(target)")
                 #expect(answer.header("content-type")?.hasPrefix("application/json") == true, "\(target)")
                 #expect(answer.header("location") == nil, "\(target)")
                 #expect(!String(decoding: answer.body, as: UTF8.self).contains("TOP-SECRET"), "\(target)")
             }
             // A folder is a 404 with or without its slash, never a redirect.
-            let folder = try await Self.get(port, "/docs")
+            let folder = try await LiveServer.get(port, "/docs")
             #expect(folder.status == 404 && folder.header("location") == nil)
         }
     }
@@ -289,7 +251,7 @@ struct LiveServerTests {
                 #expect(text.contains("{\"error\":"), "\(name)")
                 #expect(text.lowercased().contains("x-content-type-options: nosniff"), "\(name)")
             }
-            #expect(try await Self.get(port, "/health").status == 200)
+            #expect(try await LiveServer.get(port, "/health").status == 200)
         }
     }
 }

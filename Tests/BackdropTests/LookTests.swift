@@ -70,7 +70,7 @@ struct LookTests {
         for bad in [#"["f00"]"#, #"["zz00000000000001"]"#, "[17]"] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode([LookHash].self, from: Data(bad.utf8)) }
         }
-        var candidate = try #require(try CommonsTests.parse([File(pageid: 1)]).first)
+        var candidate = try #require(try CommonsBackdrop.parse([File(pageid: 1)]).first)
         #expect(candidate.thumbnail?.contains("/120px-Tour_Eiffel_vue_du_Trocad%C3%A9ro.jpg?utm_source=") == true)
         candidate.facts.look = look
         let stored = try JSONEncoder().encode([candidate])
@@ -87,7 +87,7 @@ struct LookTests {
 
     @Test func twoOwnersCopiesOfOneSceneAreOneTurn() {
         func photo(_ id: String, look: UInt64) -> RankingCandidate {
-            var candidate = RankingTests.candidate(id, shown: .day)
+            var candidate = RankingSamples.candidate(id, shown: .day)
             candidate.look = LookHash(bits: look)
             return candidate
         }
@@ -97,19 +97,19 @@ struct LookTests {
         #expect(chosen == ["a", "d"], "\(chosen.sorted())")
         #expect(PhotoRanking.isNearDuplicate(candidates[0], photo("c", look: 0x0123_4567_89AB_CD10)), "8 bits: one scene")
         #expect(!PhotoRanking.isNearDuplicate(candidates[0], photo("e", look: 0x0123_4567_89AB_CC10)), "9 bits: two")
-        #expect(!PhotoRanking.isNearDuplicate(candidates[0], RankingTests.candidate("f", shown: .day)), "no look: not known")
+        #expect(!PhotoRanking.isNearDuplicate(candidates[0], RankingSamples.candidate("f", shown: .day)), "no look: not known")
     }
 
     @Test func theLooksFetchedAreThoseThatCanTakeATurnAndNoMore() {
         // 300 candidates of one owner each: the best of each sky and class, never more than the limit.
-        let candidates = (0..<300).map { RankingTests.candidate("p\($0)", shown: [.day, .night, .dusk, nil][$0 % 4], order: $0) }
+        let candidates = (0..<300).map { RankingSamples.candidate("p\($0)", shown: [.day, .night, .dusk, nil][$0 % 4], order: $0) }
         let chosen = CandidateLooks.poolCandidates(candidates)
         #expect(chosen.count == CandidateLooks.limit && Set(chosen).count == chosen.count)
         #expect(chosen.prefix(CandidateLooks.perPool).allSatisfy { candidates[$0].shown == .day }, "the day's pool first")
         #expect(chosen.contains { candidates[$0].shown == .night }, "and the night's")
-        let few = (0..<5).map { RankingTests.candidate("p\($0)", shown: .day, order: $0) }
+        let few = (0..<5).map { RankingSamples.candidate("p\($0)", shown: .day, order: $0) }
         #expect(CandidateLooks.poolCandidates(few).sorted() == [0, 1, 2, 3, 4], "a small cell of one sky: every candidate")
-        let night = RankingTests.candidate("night", shown: .night)
+        let night = RankingSamples.candidate("night", shown: .night)
         #expect(CandidateLooks.poolCandidates(few + [night]).contains(5), "the only night photo: the night's pool")
     }
 
@@ -117,7 +117,7 @@ struct LookTests {
     /// and one of its own look. A day's windows take turns among three scenes, never showing both uploads; each
     /// thumbnail is fetched once, and a search that finds the files again fetches none.
     @Test func anotherUploadOfOnePhotoIsNotAnotherTurn() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         try await StandInCommons.run({ commons in
             let files = [("photo", "A"), ("photo-copy", "B"), ("astronaut", "C"), (nil, "D")].enumerated().map { index, look in
                 var file = File(pageid: index + 1)
@@ -127,11 +127,10 @@ struct LookTests {
             return [.json(commons.searchJSON(files))]
         }) { commons in
             let lateLooks = LateLooks()
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: clock, lateLooks: lateLooks)
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons), clock: clock, lateLooks: lateLooks) { client in
                 var shown = [String]()
                 for _ in 0..<16 {
-                    let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
+                    let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(answer.status == .ok && json["source"] as? String == "commons")
                     shown.append(json["photoId"] as? String ?? "")
                     if shown.count == 1 { await lateLooks.settled() }  // the looks come after the first answer
@@ -140,7 +139,7 @@ struct LookTests {
                 #expect(Set(shown).count == 3 && !(shown.contains("commons-1") && shown.contains("commons-2")), "\(shown)")
                 #expect(Set(commons.looks.map(\.path)).count == 4 && commons.looks.count == 4, "\(commons.looks.map(\.path))")
                 #expect(commons.looks.allSatisfy { $0.userAgent?.hasPrefix("Backdrop-tests/1.0 (ops@example.org)") == true })
-                _ = try await CommonsTests.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                _ = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
                 await lateLooks.settled()
                 #expect(commons.geosearches.count == 2 && commons.looks.count == 4, "looks already hashed are not fetched again")
             }
@@ -149,9 +148,9 @@ struct LookTests {
 
     /// The same through Flickr (`url_t`), which searches again every window: each thumbnail is still fetched once.
     @Test func anotherUploadOfOnePhotoIsNotAnotherTurnOnFlickr() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         let lateLooks = LateLooks()
-        try await FlickrTests.withBackdrop(
+        try await FlickrBackdrop.withBackdrop(
             { flickr in
                 let results = [("photo", "A"), ("photo-copy", "B"), ("astronaut", "C"), (nil, "D")].enumerated().map { index, look in
                     var result = flickr.result(id: "5301111111\(index + 1)", look: look.0)
@@ -161,13 +160,13 @@ struct LookTests {
                 return [.json(StandInFlickr.searchJSON(results))]
             },
             clock: clock,
-            configure: FlickrTests.patient,
+            configure: FlickrBackdrop.patient,
             lateLooks: lateLooks
         ) { flickr, client, _ in
             #expect(FlickrSearchQuery.extras.contains("url_t"))
             var shown = [String]()
             for _ in 0..<16 {
-                let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)&width=64&height=64")
+                let answer = try await TestApp.get(client, "/background.json?\(TestApp.paris)&width=64&height=64")
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
                 #expect(answer.status == .ok && json["source"] as? String == "flickr")
                 shown.append(json["photoId"] as? String ?? "")
@@ -183,7 +182,7 @@ struct LookTests {
     /// answer), the looks end within their budget, and without looks every file is a scene of its own.
     @Test(arguments: ["hang", "html"])
     func thumbnailsThatFailLeaveEveryFileATurn(_ fault: String) async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         try await StandInCommons.run({ commons in
             let files = ["A", "B", "C"].enumerated().map { index, user in
                 var file = File(pageid: index + 1)
@@ -193,13 +192,12 @@ struct LookTests {
             return [.json(commons.searchJSON(files))]
         }) { commons in
             // The thumbnails' own calls would wait 60 s: only the looks' idle bound (3 s with none come) ends their wait.
-            let settings = CommonsTests.settings(commons) { $0.commons.totalTimeout = .seconds(60) }
+            let settings = CommonsBackdrop.settings(commons) { $0.commons.totalTimeout = .seconds(60) }
             let lateLooks = LateLooks()
-            let app = try await buildApplication(settings, clock: clock, lateLooks: lateLooks)
-            try await app.test(.router) { client in
+            try await TestApp.run(settings, clock: clock, lateLooks: lateLooks) { client in
                 var shown = [String]()
                 for _ in 0..<8 {
-                    let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
+                    let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(answer.status == .ok && json["source"] as? String == "commons", "\(fault)")
                     shown.append(json["photoId"] as? String ?? "")
                     if shown.count == 1 { await lateLooks.settled() }

@@ -12,13 +12,13 @@ import Testing
 @Suite("Media hosts: their limits and pauses", .serialized)
 struct MediaPauseTests {
     @Test func aMediaHostsTooManyRequestsPausesItAndMarksNoPhotoUnusable() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         var file = StandInCommons.File(pageid: 7)
         file.image = "throttled.jpg"
         let files = [file]
-        try await CommonsTests.withBackdrop({ [.json($0.searchJSON(files))] }, clock: clock) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop({ [.json($0.searchJSON(files))] }, clock: clock) { commons, client, _ in
             func ask(_ width: Int) async throws -> String? {
-                let (answer, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=\(width)&height=64")
+                let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=\(width)&height=64")
                 #expect(answer.status == .ok)
                 return json["source"] as? String
             }
@@ -38,20 +38,19 @@ struct MediaPauseTests {
     /// (for its look, after or beside the answer) take it; the next new place's photo (the same file, its look known) is
     /// refused before it is asked (stock, no photo marked unusable), and asked once the budget refills.
     @Test func theHoursMediaBudgetSpentAsksNothingAndMarksNoPhotoUnusable() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         try await StandInCommons.run({ commons in
             [.json(commons.searchJSON([StandInCommons.File(pageid: 7)])), .json(commons.searchJSON([StandInCommons.File(pageid: 8)]))]
         }) { commons in
             let lateLooks = LateLooks()
-            let settings = CommonsTests.settings(commons) { $0.commons.mediaPerHour = 2 }
-            let app = try await buildApplication(settings, clock: clock, lateLooks: lateLooks)
-            try await app.test(.router) { client in
+            let settings = CommonsBackdrop.settings(commons) { $0.commons.mediaPerHour = 2 }
+            try await TestApp.run(settings, clock: clock, lateLooks: lateLooks) { client in
                 func ask(_ place: String) async throws -> String? {
-                    let (answer, json) = try await CommonsTests.json(client, "\(place)&width=64&height=64")
+                    let (answer, json) = try await CommonsBackdrop.json(client, "\(place)&width=64&height=64")
                     #expect(answer.status == .ok)
                     return json["source"] as? String
                 }
-                let first = try await ask(CommonsTests.paris)
+                let first = try await ask(CommonsBackdrop.paris)
                 await lateLooks.settled()
                 #expect(first == "commons" && commons.downloads.count == 1 && commons.looks.count == 1)
                 let second = try await ask("lat=40.4168&lon=-3.7038")
@@ -74,13 +73,13 @@ struct MediaPauseTests {
             (file.look, file.user) = ("slow", "Uploader \(id)")
             return file
         }
-        try await CommonsTests.withBackdrop({ commons in
+        try await CommonsBackdrop.withBackdrop({ commons in
             (0..<3).map { _ in .json(commons.searchJSON(files)) }
         }) { commons, client, _ in
             let places = ["lat=48.8584&lon=2.2945", "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"]
             let sources = try await withThrowingTaskGroup(of: String?.self) { group in
                 for place in places {
-                    group.addTask { try await CommonsTests.json(client, "\(place)&width=64&height=64").1["source"] as? String }
+                    group.addTask { try await CommonsBackdrop.json(client, "\(place)&width=64&height=64").1["source"] as? String }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
@@ -162,7 +161,7 @@ struct MediaPauseTests {
     }
 
     @Test func aPauseHonoursRetryAfterWithinItsBounds() async {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         let pauses = MediaHostPauses(clock: clock)
         await pauses.pause("thumb.wikimedia.org", seconds: nil)
         await pauses.pause("upload.wikimedia.org", seconds: 1e9)

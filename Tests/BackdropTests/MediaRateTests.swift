@@ -65,7 +65,7 @@ struct MediaRateTests {
     /// Twenty downloads to a host not yet known ask the resolver once; a minute on, once again; a name that resolved to
     /// nothing is asked again after 5 s; at most 256 names are kept.
     @Test(.timeLimit(.minutes(1))) func aHostsAddressesAreAskedOnceAMinute() async throws {
-        let clock = MovableClock(HTTPTests.epoch)
+        let clock = MovableClock(TestApp.epoch)
         let asked = Mutex([String: Int]())
         let (gate, open) = AsyncStream<Void>.makeStream()
         let addresses = HostAddresses(
@@ -102,16 +102,16 @@ struct MediaRateTests {
     /// Through the service: the real recorded answer's photos, on `thumb.wikimedia.org`, each tried (no name resolves
     /// here), and the host asked of the resolver once.
     @Test(.enabled(if: RealAnswers.available)) func theServiceAsksTheResolverOnceForAHost() async throws {
-        let recorded = try RealAnswers.text(RealCommonsTests.mit)
+        let recorded = try RealAnswers.text(RealAnswers.mit)
         let asked = Mutex([String: Int]())
         try await StandInCommons.run({ _ in [.json(recorded)] }) { commons in
-            let settings = CommonsTests.settings(commons) { $0.photos.sources = [.commons, .stock] }
-            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch)) { host in
+            let settings = CommonsBackdrop.settings(commons) { $0.photos.sources = [.commons, .stock] }
+            let resolve: @Sendable (String) async -> [String] = { host in
                 asked.withLock { $0[host, default: 0] += 1 }
                 return []
             }
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, "\(RealCommonsTests.mitQuery)&width=390&height=844")
+            try await TestApp.run(settings, resolve: resolve) { client in
+                let (answer, json) = try await CommonsBackdrop.json(client, "\(RealAnswers.mitQuery)&width=390&height=844")
                 #expect(answer.status == .ok && json["source"] as? String == "stock")
             }
         }
@@ -131,7 +131,7 @@ extension MediaRateTests {
             (file.look, file.user) = ("own", "Uploader \(id)")
             return file
         }
-        let candidates = try CommonsTests.parse(files)
+        let candidates = try CommonsBackdrop.parse(files)
         let thumbnails = OneAtATime(bytes: Array(try StandInCommons.lookJPEG("own~1").readableBytesView))
         #expect(CandidateLooks.defaultIdle == .seconds(3) && CandidateLooks.defaultBudget == .seconds(30))
         let looks = await CandidateLooks(downloader: thumbnails, idle: .seconds(60), budget: .seconds(60)).missing(candidates)
@@ -161,9 +161,8 @@ extension MediaRateTests {
         try await StandInCommons.run({ commons in
             (1...4).map { .json(commons.searchJSON([StandInCommons.File(pageid: $0)])) }
         }) { commons in
-            let settings = CommonsTests.settings(commons) { $0.commons.mediaPerHour = 20 }
-            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.live) { client in
+            let settings = CommonsBackdrop.settings(commons) { $0.commons.mediaPerHour = 20 }
+            try await TestApp.run(settings, live: true) { client in
                 let port = try #require(client.port)
                 func source(_ address: String, _ lon: Int) async throws -> String? {
                     let answer = try await RawHTTP.exchangeOnItsOwnThread(

@@ -16,8 +16,8 @@ struct OperatorStockTests {
     /// A folder of two photos (a night landscape and a day portrait) with `credits` as its CREDITS.md.
     static func folder(credits: String, small: Bool = false) throws -> URL {
         let folder = try Fixtures.temporaryFolder()
-        try StockPhotoTests.jpeg(small ? 800 : 1600, small ? 500 : 1000, (20, 30, 60)).write(to: folder.appendingPathComponent("001-harbour.jpg"))
-        try StockPhotoTests.jpeg(1080, 1920, (120, 160, 200)).write(to: folder.appendingPathComponent("002-square.jpg"))
+        try Fixtures.jpeg(small ? 800 : 1600, small ? 500 : 1000, (20, 30, 60)).write(to: folder.appendingPathComponent("001-harbour.jpg"))
+        try Fixtures.jpeg(1080, 1920, (120, 160, 200)).write(to: folder.appendingPathComponent("002-square.jpg"))
         try Data(credits.utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
         return folder
     }

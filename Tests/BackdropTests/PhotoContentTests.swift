@@ -51,14 +51,14 @@ struct PhotoContentTests {
     /// A photo is measured once, at the first size it is prepared at, and judged by those measures at every size:
     /// measures kept for a landscape's id (a portrait's, put there by the test) turn it down at another size.
     @Test func aPhotoIsMeasuredOnceWhateverTheSizes() async throws {
-        let pool = AdmissionTests.pool()
+        let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let renderer = Renderer(encoders: EncoderSettings(), limits: DecodeLimits(), memoryBudget: 64 << 20, gate: gate)
         let landscape = try Fixtures.bytes("flickr-photo.jpg")
         let photo = SourcePhoto(
             id: "commons-7",
             origin: .commons,
-            attribution: PreviewTests.photo.attribution,
+            attribution: Fixtures.photo.attribution,
             shown: .day,
             sky: .day
         )

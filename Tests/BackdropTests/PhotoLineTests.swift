@@ -31,12 +31,12 @@ struct PhotoLineTests {
         commons: @escaping @Sendable (StandInCommons) -> [StandInCommons.Answer],
         deadline: Duration = .seconds(20),
         callTimeout: Duration = .seconds(1),
-        clock: any WallClock = FixedClock(date: HTTPTests.epoch),
+        clock: any WallClock = FixedClock(date: TestApp.epoch),
         _ body: @Sendable (StandInFlickr, StandInCommons, any TestClientProtocol, LogRecords) async throws -> Void
     ) async throws {
         try await StandInFlickr.run(flickr) { standInFlickr in
             try await StandInCommons.run(commons) { standInCommons in
-                var settings = FlickrTests.settings(standInFlickr) { $0.flickr.totalTimeout = callTimeout }
+                var settings = FlickrBackdrop.settings(standInFlickr) { $0.flickr.totalTimeout = callTimeout }
                 settings.photos.sources = [.flickr, .commons, .stock]
                 settings.photos.requestDeadline = deadline
                 settings.cluster.lease = deadline + .seconds(5)
@@ -48,8 +48,7 @@ struct PhotoLineTests {
                 settings.commons.maxDownloadMB = 1
                 let records = LogRecords()
                 let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-                let app = try await buildApplication(settings, clock: clock, logger: logger)
-                try await app.test(.router) { client in try await body(standInFlickr, standInCommons, client, records) }
+                try await TestApp.run(settings, clock: clock, logger: logger) { client in try await body(standInFlickr, standInCommons, client, records) }
             }
         }
     }
@@ -74,7 +73,7 @@ struct PhotoLineTests {
 
     /// A 200 of the asked size; its source.
     static func served(_ client: some TestClientProtocol, _ query: String = Self.paris) async throws -> String? {
-        let answer = try await HTTPTests.get(client, "/background?\(query)")
+        let answer = try await TestApp.get(client, "/background?\(query)")
         #expect(answer.status == .ok, "\(String(decoding: answer.body.prefix(200), as: UTF8.self))")
         if answer.status == .ok { #expect(try PNGDecoder.decode(answer.body).width == 64) }
         return answer.headers[BackdropHeaders.source]
@@ -98,7 +97,7 @@ struct PhotoLineTests {
                 // per-call timeouts.
                 #expect(ContinuousClock.now - start < .seconds(16), "\(fault), request \(attempt)")
             }
-            let json = try await HTTPTests.get(client, "/background.json?\(Self.paris)")
+            let json = try await TestApp.get(client, "/background.json?\(Self.paris)")
             #expect(json.status == .ok)
             // At most three photos of a source per request, each tried once in the window.
             // Each file's own path: a redirect's target (`…/x/` at the stand-in Commons) is not another photo.
@@ -118,14 +117,14 @@ struct PhotoLineTests {
             commons: { sourcesDown ? [.status(500, [])] : [.json($0.searchJSON(Self.commonsFiles(Array(repeating: "blurred.jpg", count: 5))))] },
             deadline: .seconds(4),
             callTimeout: .seconds(60),
-            clock: FixedClock(date: atNight ? Self.night : HTTPTests.epoch)
+            clock: FixedClock(date: atNight ? Self.night : TestApp.epoch)
         ) { _, _, client, _ in
             let start = ContinuousClock.now
             let served = try await Self.served(client)
             #expect(served == "stock")
             // As above: the deadline, and a margin for the whole suite beside it; a hang would take 60 s.
             #expect(ContinuousClock.now - start < .seconds(16))
-            let (answer, json) = try await CommonsTests.json(client, Self.paris)
+            let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
             #expect(answer.status == .ok && json["source"] as? String == "stock")
             #expect(json["phase"] as? String == (atNight ? "night" : json["photoPhase"] as? String), "the stock photo shows the sky: \(json)")
             #expect(json["photoPhase"] as? String == json["phase"] as? String, "\(json)")
@@ -133,7 +132,7 @@ struct PhotoLineTests {
             let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
             let shapes = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.photo.id, ScreenShape($0.size)) })
             for (size, shape) in [("width=1920&height=1080", ScreenShape.landscape), ("width=390&height=844", .portrait)] {
-                let (answer, json) = try await CommonsTests.json(client, "lat=48.8566&lon=2.3522&\(size)")
+                let (answer, json) = try await CommonsBackdrop.json(client, "lat=48.8566&lon=2.3522&\(size)")
                 let id = json["photoId"] as? String ?? ""
                 #expect(answer.status == .ok && json["source"] as? String == "stock" && json["orientation"] as? String == shape.rawValue)
                 #expect(shapes[id] == shape && json["photoPhase"] as? String == json["phase"] as? String, "\(size): \(json)")
@@ -160,12 +159,11 @@ struct PhotoLineTests {
     @Test("every Commons candidate bad, no Flickr key: stock", arguments: Self.quickFaults)
     func everyCommonsCandidateBadServesStock(_ fault: String) async throws {
         try await StandInCommons.run({ [.json($0.searchJSON(Self.commonsFiles(Array(repeating: fault, count: 6))))] }) { commons in
-            let settings = CommonsTests.settings(commons) {
+            let settings = CommonsBackdrop.settings(commons) {
                 $0.commons.maxDownloadMB = 1
                 $0.commons.totalTimeout = .seconds(1)
             }
-            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
+            try await TestApp.run(settings) { client in
                 let first = try await Self.served(client)
                 let again = try await Self.served(client)
                 #expect(first == "stock" && again == "stock", "\(fault)")
@@ -186,14 +184,14 @@ struct PhotoLineTests {
             },
             commons: { [.json($0.searchJSON([File(pageid: 4242)]))] }
         ) { flickr, commons, client, records in
-            let answer = try await HTTPTests.get(client, "/background?\(Self.paris)")
+            let answer = try await TestApp.get(client, "/background?\(Self.paris)")
             #expect(answer.status == .ok && answer.headers[BackdropHeaders.photoID] == "flickr-53033333333")
             #expect(flickr.downloads.count == 3 && commons.downloads.isEmpty)
             let line = try #require(records.all.first { $0.message.contains("photos passed over") })
             let passed = line.metadata["passed"]?.description ?? ""
             #expect(passed.contains("flickr-53033333331") && passed.contains("flickr-53033333332") && passed.contains("quality gate (blurred)"))
             // The same photo for the rest of the window, with no download of the failed ones again.
-            let again = try await HTTPTests.get(client, "/background?\(Self.paris)&blur=0.2")
+            let again = try await TestApp.get(client, "/background?\(Self.paris)&blur=0.2")
             #expect(again.headers[BackdropHeaders.photoID] == "flickr-53033333333" && flickr.downloads.count == 3)
         }
     }
@@ -212,9 +210,8 @@ struct PhotoLineTests {
                 .replacingOccurrences(of: "{\"pageid\":3,", with: "{")
             return [.json(text)]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
+                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
             }
         }
@@ -224,10 +221,9 @@ struct PhotoLineTests {
         // Undated night photographs (black sky over half the frame, lights): at night they pass the gate.
         let images = ["night-city.jpg", "night-harbour.jpg", "night-stars.jpg", "night-street.jpg"]
         try await StandInCommons.run({ [.json($0.searchJSON(Self.commonsFiles(images)))] }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: Self.night))
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons), clock: FixedClock(date: Self.night)) { client in
                 for variant in 0..<4 {
-                    let answer = try await HTTPTests.get(client, "/background?\(Self.paris)&variant=\(variant)")
+                    let answer = try await TestApp.get(client, "/background?\(Self.paris)&variant=\(variant)")
                     #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "commons", "variant \(variant)")
                 }
             }
@@ -242,9 +238,8 @@ struct PhotoLineTests {
         // each after 300 ms, so all are asked before any answer); a neighbour in its /24 then asks one, and a client of
         // another network one.
         try await StandInCommons.run({ _ in [.later(.milliseconds(300), "{\"batchcomplete\":true}")] }) { commons in
-            let settings = CommonsTests.settings(commons) { $0.commons.callsPerHour = 20 }
-            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.live) { client in
+            let settings = CommonsBackdrop.settings(commons) { $0.commons.callsPerHour = 20 }
+            try await TestApp.run(settings, live: true) { client in
                 let port = try #require(client.port)
                 let sources = try await withThrowingTaskGroup(of: String?.self) { group in
                     for cell in 0..<12 {
@@ -279,8 +274,8 @@ struct PhotoLineTests {
     /// A reservation no call used is given back: a client whose new cells another replica already searched, or whose
     /// search failed before its call, keeps its share.
     @Test func aReservationNoCallUsedIsGivenBack() async throws {
-        let shares = ClientShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch))
-        let sharing = LocalCoordinator(source: "commons", callsPerHour: 20, clock: FixedClock(date: HTTPTests.epoch), metrics: BackdropMetrics())
+        let shares = ClientShares(budget: "Commons", callsPerHour: 20, clock: FixedClock(date: TestApp.epoch))
+        let sharing = LocalCoordinator(source: "commons", callsPerHour: 20, clock: FixedClock(date: TestApp.epoch), metrics: BackdropMetrics())
         let client = RequestClient("198.51.100.7")
         for _ in 0..<10 {
             let reservation = try #require(await shares.reserve(client, through: sharing))
@@ -301,8 +296,7 @@ struct PhotoLineTests {
             fog.categories = "Fog in Paris|Seine"
             return [.json(commons.searchJSON([fog]))]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
                 let served = try await Self.served(client)
                 #expect(served == "commons")
             }

@@ -81,7 +81,7 @@ struct PhotoQualityTests {
     }
 
     @Test func aPhotoTurnedDownIsReplacedByTheNextCandidate() async throws {
-        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in
+        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrBackdrop.Answer] in
             var blurred = flickr.result(id: "53000000001", image: "blurred.jpg")
             // Ranked first, alone in the window's pool: a portrait for the portrait screens asked for; the sharp one is
             // a landscape, which a portrait crop keeps 37.5 % of.
@@ -91,11 +91,11 @@ struct PhotoQualityTests {
             return [.json(StandInFlickr.searchJSON([blurred, sharp]))]
         }
         let metrics = BackdropMetrics()
-        try await FlickrTests.withBackdrop(answers, configure: FlickrTests.patient, metrics: metrics) { flickr, client, records in
-            let answer = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=320&height=568", source: "flickr")
+        try await FlickrBackdrop.withBackdrop(answers, configure: FlickrBackdrop.patient, metrics: metrics) { flickr, client, records in
+            let answer = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&width=320&height=568", source: "flickr")
             #expect(answer.headers[BackdropHeaders.photoID] == "flickr-53000000002", "the blurred photo was turned down")
             #expect(flickr.downloads.count == 2 && flickr.searches.count == 1)
-            let again = try await FlickrTests.expectBackground(client, "\(FlickrTests.paris)&width=360&height=640", source: "flickr")
+            let again = try await FlickrBackdrop.expectBackground(client, "\(TestApp.paris)&width=360&height=640", source: "flickr")
             #expect(again.headers[BackdropHeaders.photoID] == "flickr-53000000002", "for the rest of the window")
             #expect(records.all.contains { $0.message.contains("photos passed over") })
         }
@@ -143,18 +143,5 @@ extension PhotoQualityTests {
     /// at a fraction of a full decode's time beside the whole suite.
     static func night(_ kind: String) throws -> RGBImage {
         try JPEGDecoder.decode(try Fixtures.bytes("night-\(kind).jpg"), covering: PixelSize(width: 600, height: 400))
-    }
-}
-
-/// SplitMix64: a seeded generator, so that random images are the same each run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

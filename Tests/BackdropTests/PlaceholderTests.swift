@@ -84,8 +84,8 @@ struct PlaceholderTests {
 
     @Test("/background.json carries the placeholders of the preview it carries", arguments: [("light", 390, 844), ("dark", 1024, 600)])
     func theJSONCarriesThePreviewsPlaceholders(_ style: String, _ width: Int, _ height: Int) async throws {
-        try await HTTPTests.withApp { client in
-            let answer = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=\(width)&height=\(height)&style=\(style)")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background.json?lat=48.85&lon=2.35&width=\(width)&height=\(height)&style=\(style)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
             let images = try #require(json["images"] as? [String: Any])
             let preview = try #require(images["blurredPreview"] as? [String: Any])

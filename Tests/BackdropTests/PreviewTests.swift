@@ -6,11 +6,6 @@ import Testing
 
 @Suite("Blurred preview")
 struct PreviewTests {
-    static let photo = SourcePhoto(
-        id: "stock-001",
-        origin: .stock,
-        attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "u", sourceURL: "s")
-    )
     static let sizes = [
         PixelSize(width: 320, height: 568), PixelSize(width: 640, height: 1136), PixelSize(width: 750, height: 1334),
         PixelSize(width: 1536, height: 2048), PixelSize(width: 2048, height: 1536),
@@ -29,7 +24,7 @@ struct PreviewTests {
             for photo in photos {
                 let effect = LightEffect.apply(to: CoverCrop.apply(photo, to: size), style: style)
                 let preview = try BlurredPreview.make(
-                    photo: Self.photo,
+                    photo: Fixtures.photo,
                     effect: effect,
                     style: style,
                     legibility: Legibility(sharp: effect, blurred: effect),
@@ -53,8 +48,8 @@ struct PreviewJSONTests {
         arguments: [("light", 320, 568), ("dark", 750, 1334), ("none", 640, 1136)]
     )
     func theJSONCarriesTheBlurredLayer(_ style: String, _ width: Int, _ height: Int) async throws {
-        try await HTTPTests.withApp { client in
-            let answer = try await HTTPTests.get(client, "/background.json?lat=48.85&lon=2.35&width=\(width)&height=\(height)&style=\(style)")
+        try await TestApp.withApp { client in
+            let answer = try await TestApp.get(client, "/background.json?lat=48.85&lon=2.35&width=\(width)&height=\(height)&style=\(style)")
             #expect(answer.status == .ok)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
             let images = try #require(json["images"] as? [String: Any])
@@ -67,7 +62,7 @@ struct PreviewJSONTests {
             #expect(preview["width"] as? Int == small.width && preview["height"] as? Int == small.height)
 
             let blurred = try #require(images["blurred"] as? String)
-            let full = try await HTTPTests.get(client, blurred)
+            let full = try await TestApp.get(client, blurred)
             let layer = try decodeImage(full.body, as: .png)
             #expect(layer.width == width && layer.height == height)
             let db = psnr(BilinearUpscale.apply(small, to: PixelSize(width: width, height: height)), layer)

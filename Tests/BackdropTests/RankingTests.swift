@@ -7,31 +7,10 @@ import Testing
 /// stand-in Flickr: the search asks for what it needs, the sky at the place decides.
 @Suite("Ranking")
 struct RankingTests {
-    static func candidate(
-        _ id: String,
-        owner: String? = nil,
-        shown: SunPhase? = nil,
-        setting: RankingCandidate.Setting = .unsaid,
-        accuracy: Int = 16,
-        order: Int = 0,
-        size: (Int, Int) = (1200, 1600)
-    ) -> RankingCandidate {
-        RankingCandidate(
-            id: id,
-            owner: owner ?? "owner-\(id)",
-            shown: shown,
-            setting: setting,
-            accuracy: accuracy,
-            order: order,
-            width: size.0,
-            height: size.1
-        )
-    }
-
     @Test func theSkyAtThePlaceDecidesFirst() {
         let candidates = [
-            Self.candidate("night", shown: .night, order: 0), Self.candidate("day", shown: .day, order: 1),
-            Self.candidate("dusk", shown: .dusk, order: 2), Self.candidate("unknown", order: 3),
+            RankingSamples.candidate("night", shown: .night, order: 0), RankingSamples.candidate("day", shown: .day, order: 1),
+            RankingSamples.candidate("dusk", shown: .dusk, order: 2), RankingSamples.candidate("unknown", order: 3),
         ]
         func ranked(_ phase: SunPhase) -> [String] { PhotoRanking(phase: phase).rank(candidates).map { candidates[$0].id } }
         #expect(ranked(.day) == ["day", "unknown", "dusk", "night"], "at noon a day photo wins; undated photos are mostly day ones")
@@ -42,8 +21,8 @@ struct RankingTests {
 
     @Test func indoorsOnlyWhenNothingElseIsLeft() {
         let candidates = [
-            Self.candidate("indoors", shown: .day, setting: .indoors, order: 0), Self.candidate("said", shown: .day, setting: .outdoors, order: 2),
-            Self.candidate("unsaid", shown: .day, order: 1), Self.candidate("night-outdoors", shown: .night, setting: .outdoors, order: 3),
+            RankingSamples.candidate("indoors", shown: .day, setting: .indoors, order: 0), RankingSamples.candidate("said", shown: .day, setting: .outdoors, order: 2),
+            RankingSamples.candidate("unsaid", shown: .day, order: 1), RankingSamples.candidate("night-outdoors", shown: .night, setting: .outdoors, order: 3),
         ]
         let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
         #expect(ranked == ["said", "unsaid", "night-outdoors", "indoors"], "even a photo of the wrong sky beats an indoor one")
@@ -51,9 +30,9 @@ struct RankingTests {
 
     @Test func thenTheFitThenAccuracyThenTheSourcesOrder() {
         let candidates = [
-            Self.candidate("region", accuracy: 6, order: 0), Self.candidate("street", accuracy: 16, order: 90),
-            Self.candidate("city-late", accuracy: 11, order: 120), Self.candidate("city-early", accuracy: 12, order: 10),
-            Self.candidate("city-early-wide", accuracy: 11, order: 5, size: (2000, 1000)),
+            RankingSamples.candidate("region", accuracy: 6, order: 0), RankingSamples.candidate("street", accuracy: 16, order: 90),
+            RankingSamples.candidate("city-late", accuracy: 11, order: 120), RankingSamples.candidate("city-early", accuracy: 12, order: 10),
+            RankingSamples.candidate("city-early-wide", accuracy: 11, order: 5, size: (2000, 1000)),
         ]
         let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
         #expect(
@@ -73,9 +52,9 @@ struct RankingTests {
     @Test func aLandscapeScreenNeverGetsAPortraitPhotoWhileALandscapeOneOfTheSameStandingExists() {
         // Portrait photos with every advantage after the fit (placed to a street, Flickr's first), landscape ones
         // placed to a city, late in the source's order; and a landscape photo of the wrong sky.
-        let portraits = (0..<6).map { Self.candidate("portrait\($0)", shown: .day, accuracy: 16, order: $0, size: (1365, 2048)) }
-        let landscapes = (0..<3).map { Self.candidate("landscape\($0)", shown: .day, accuracy: 11, order: 200 + $0, size: (2048, 1365)) }
-        let night = Self.candidate("landscape-night", shown: .night, accuracy: 16, order: 0, size: (2048, 1365))
+        let portraits = (0..<6).map { RankingSamples.candidate("portrait\($0)", shown: .day, accuracy: 16, order: $0, size: (1365, 2048)) }
+        let landscapes = (0..<3).map { RankingSamples.candidate("landscape\($0)", shown: .day, accuracy: 11, order: 200 + $0, size: (2048, 1365)) }
+        let night = RankingSamples.candidate("landscape-night", shown: .night, accuracy: 16, order: 0, size: (2048, 1365))
         let candidates = portraits + landscapes + [night]
         for window in 0..<50 {
             let wide = PhotoRanking(phase: .day, shape: .landscape).choose(candidates, key: "u09tv", window: Int64(window)).map { candidates[$0].id }
@@ -86,17 +65,17 @@ struct RankingTests {
             #expect(tall[0].hasPrefix("portrait"), "window \(window): a phone gets a portrait photo: \(tall)")
         }
         // A square screen: a 3:2 photo keeps 2/3 of itself, a 16:9 one 56 %.
-        let square = [Self.candidate("sixteen-nine", order: 0, size: (1920, 1080)), Self.candidate("three-two", order: 90, size: (2100, 1400))]
+        let square = [RankingSamples.candidate("sixteen-nine", order: 0, size: (1920, 1080)), RankingSamples.candidate("three-two", order: 90, size: (2100, 1400))]
         #expect(PhotoRanking(phase: .day, shape: .square).rank(square).map { square[$0].id } == ["three-two", "sixteen-nine"])
     }
 
     @Test func panoramasRankLastAndNoPhotoIsEnlargedPastTwiceWhileALargerOneExists() {
         let candidates = [
-            Self.candidate("panorama", shown: .day, setting: .outdoors, order: 0, size: (6000, 2000)),
-            Self.candidate("small", shown: .day, setting: .outdoors, order: 1, size: (800, 533)),
-            Self.candidate("large", shown: .day, order: 300, size: (2048, 1365)),
-            Self.candidate("indoors", shown: .day, setting: .indoors, order: 2, size: (2048, 1365)),
-            Self.candidate("night", shown: .night, order: 3, size: (2048, 1365)),
+            RankingSamples.candidate("panorama", shown: .day, setting: .outdoors, order: 0, size: (6000, 2000)),
+            RankingSamples.candidate("small", shown: .day, setting: .outdoors, order: 1, size: (800, 533)),
+            RankingSamples.candidate("large", shown: .day, order: 300, size: (2048, 1365)),
+            RankingSamples.candidate("indoors", shown: .day, setting: .indoors, order: 2, size: (2048, 1365)),
+            RankingSamples.candidate("night", shown: .night, order: 3, size: (2048, 1365)),
         ]
         let ranked = PhotoRanking(phase: .day, shape: .landscape).rank(candidates).map { candidates[$0].id }
         #expect(ranked == ["large", "small", "night", "indoors", "panorama"], "\(ranked)")
@@ -108,8 +87,8 @@ struct RankingTests {
     }
 
     @Test func noOwnerTakesMoreThanTwoOfTheBest() {
-        let burst = (0..<6).map { Self.candidate("burst\($0)", owner: "one", shown: .day, order: $0) }
-        let others = (0..<3).map { Self.candidate("other\($0)", shown: .day, order: 10 + $0) }
+        let burst = (0..<6).map { RankingSamples.candidate("burst\($0)", owner: "one", shown: .day, order: $0) }
+        let others = (0..<3).map { RankingSamples.candidate("other\($0)", shown: .day, order: 10 + $0) }
         let candidates = burst + others
         let ranked = PhotoRanking(phase: .day).rank(candidates).map { candidates[$0].id }
         #expect(Array(ranked.prefix(5)) == ["burst0", "burst1", "other0", "other1", "other2"], "\(ranked)")
@@ -123,7 +102,7 @@ struct RankingTests {
     /// Issue 50: a day goes through the whole pool before any repeats, never the previous window's photo, the same in
     /// every process; one owner's photos taken minutes apart count once.
     @Test func windowsGoThroughTheWholePoolBeforeAnyRepeats() {
-        let candidates = (0..<20).map { Self.candidate("p\($0)", shown: $0 < 8 ? .night : .day, order: $0) }
+        let candidates = (0..<20).map { RankingSamples.candidate("p\($0)", shown: $0 < 8 ? .night : .day, order: $0) }
         let start: Int64 = 1_971_000  // a window in 2026, at a pass boundary of 8
         var previous: String?
         for window in start..<(start + 3 * 96) {
@@ -161,7 +140,7 @@ struct RankingTests {
 
     @Test func oneOwnersPhotosMinutesApartAreOneTurn() {
         func photo(_ id: String, owner: String, taken: Double) -> RankingCandidate {
-            var candidate = Self.candidate(id, owner: owner, shown: .day)
+            var candidate = RankingSamples.candidate(id, owner: owner, shown: .day)
             candidate.taken = taken
             return candidate
         }
@@ -173,7 +152,7 @@ struct RankingTests {
         let chosen = Set((0..<40).map { candidates[PhotoRanking(phase: .day).choose(candidates, key: "u09tv", window: Int64($0))[0]].id })
         #expect(chosen == ["a1", "b1", "b2", "c"], "\(chosen.sorted())")
         #expect(PhotoRanking.isNearDuplicate(candidates[0], candidates[1]) && !PhotoRanking.isNearDuplicate(candidates[2], candidates[3]))
-        #expect(!PhotoRanking.isNearDuplicate(Self.candidate("x", owner: "a"), Self.candidate("y", owner: "a")), "no clock: not known")
+        #expect(!PhotoRanking.isNearDuplicate(RankingSamples.candidate("x", owner: "a"), RankingSamples.candidate("y", owner: "a")), "no clock: not known")
     }
 
     @Test func whatACandidateShows() throws {
@@ -246,7 +225,7 @@ struct RankingTests {
         return result
     }
 
-    static func answers(_ flickr: StandInFlickr) -> [FlickrTests.Answer] {
+    static func answers(_ flickr: StandInFlickr) -> [FlickrBackdrop.Answer] {
         [
             .json(
                 StandInFlickr.searchJSON([
@@ -264,8 +243,8 @@ struct RankingTests {
     )
     func throughTheStandIn(_ now: String, _ expected: String) async throws {
         let clock = FixedClock(date: try #require(ISO8601DateFormatter().date(from: now)))
-        try await FlickrTests.withBackdrop(Self.answers, clock: clock, configure: FlickrTests.patient) { flickr, client, _ in
-            let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)")
+        try await FlickrBackdrop.withBackdrop(Self.answers, clock: clock, configure: FlickrBackdrop.patient) { flickr, client, _ in
+            let answer = try await TestApp.get(client, "/background.json?\(TestApp.paris)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
             #expect(json["photoId"] as? String == expected, "at \(now)")
             let query = try #require(flickr.searches.first).query

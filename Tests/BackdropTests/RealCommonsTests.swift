@@ -12,8 +12,6 @@ import Testing
 /// the other files of the answer from being ranked.
 @Suite("Commons as it answers today, every field hostile", .serialized)
 struct RealCommonsTests {
-    static let mit = "commons-scumabuse-geosearch-mit-cambridge.json"
-    static let mitQuery = "lat=42.359722&lon=-71.091944"
     static let mitCell = Geohash("drt2y")!
     static let wikimedia = ["thumb.wikimedia.org", "upload.wikimedia.org"]
 
@@ -21,8 +19,8 @@ struct RealCommonsTests {
 
     @Test(.enabled(if: RealAnswers.available))
     func aRecordedAnswerOfTodayGivesItsJPEGsWithTheURLsTheAPINamed() async throws {
-        let found = try CommonsSearchResponse.parse(try RealAnswers.bytes(Self.mit), near: Self.mitCell)
-        let pages = try RealAnswers.pages(Self.mit)
+        let found = try CommonsSearchResponse.parse(try RealAnswers.bytes(RealAnswers.mit), near: Self.mitCell)
+        let pages = try RealAnswers.pages(RealAnswers.mit)
         let usable = pages.filter { page in
             guard let info = (page["imageinfo"] as? [[String: Any]])?.first, let width = info["width"] as? Int, let height = info["height"] as? Int
             else { return false }
@@ -58,19 +56,19 @@ struct RealCommonsTests {
 
     @Test(.enabled(if: RealAnswers.available))
     func aRecordedAnswerReplayedToTheServiceHasItsPhotosTried() async throws {
-        let recorded = try RealAnswers.text(Self.mit)
+        let recorded = try RealAnswers.text(RealAnswers.mit)
         let asked = Mutex<Set<String>>([])
         try await StandInCommons.run({ _ in [.json(recorded)] }) { commons in
             let records = LogRecords()
             let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
-            let settings = CommonsTests.settings(commons) { $0.photos.sources = [.commons, .stock] }
+            let settings = CommonsBackdrop.settings(commons) { $0.photos.sources = [.commons, .stock] }
             // Nothing beyond loopback resolves here: a name asked for is a photo tried, and only the network stops it.
-            let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), logger: logger) { host in
+            let resolve: @Sendable (String) async -> [String] = { host in
                 asked.withLock { _ = $0.insert(host) }
                 return []
             }
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, "\(Self.mitQuery)&width=390&height=844")
+            try await TestApp.run(settings, logger: logger, resolve: resolve) { client in
+                let (answer, json) = try await CommonsBackdrop.json(client, "\(RealAnswers.mitQuery)&width=390&height=844")
                 #expect(answer.status == .ok && json["source"] as? String == "stock", "no network here: stock at the end of the line")
             }
             let passed = records.all.first { $0.message == "photos passed over" }?.metadata["passed"] ?? ""
@@ -168,7 +166,7 @@ struct RealCommonsTests {
     func oneHostileFieldNeverCrashesNorMisleadsNorSinksTheCell(_ field: String) throws {
         let ranking = PhotoRanking(phase: .day, shape: .portrait)
         for value in Self.hostileValues {
-            let found = try CommonsSearchResponse.parse(try Self.answer(field, value), near: CommonsTests.cell)
+            let found = try CommonsSearchResponse.parse(try Self.answer(field, value), near: CommonsBackdrop.cell)
             let ids = Set(found.map(\.photo.id))
             #expect(ids.isSuperset(of: (2...6).map { "commons-\($0)" }), "\(field) = \(value.prefix(60)): the others are kept (\(ids.sorted()))")
             for candidate in found {
@@ -253,8 +251,8 @@ struct RealCommonsTests {
                     )
                 ]
             }
-            try await CommonsTests.withBackdrop(answer) { _, client, _ in
-                let (response, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64")
+            try await CommonsBackdrop.withBackdrop(answer) { _, client, _ in
+                let (response, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                 #expect(response.status == .ok && json["source"] as? String == "commons", "GPSLatitude \(latitude)")
             }
         }
@@ -311,11 +309,11 @@ struct RealCommonsTests {
             facts: FlickrPhotoFacts()
         )
         flickr.facts.tags = ["streetart", "graffiti"]
-        let found = try CommonsTests.parse([parking, mine, StandInCommons.File(pageid: 3)]) + [CandidatePhoto(flickr, near: CommonsTests.cell)]
+        let found = try CommonsBackdrop.parse([parking, mine, StandInCommons.File(pageid: 3)]) + [CandidatePhoto(flickr, near: CommonsBackdrop.cell)]
         let stored = try JSONDecoder().decode([CandidatePhoto].self, from: JSONEncoder().encode(found))
-        let window = TimeWindow(containing: HTTPTests.epoch, seconds: 900)
+        let window = TimeWindow(containing: TestApp.epoch, seconds: 900)
         func ids(_ keepOut: KeptOut, _ deny: [String] = []) -> Set<String> {
-            let choice = CellChoice.ranking(stored, cell: CommonsTests.cell, window: window, deny: PhotoDenylist(deny), keepOut: keepOut).choice
+            let choice = CellChoice.ranking(stored, cell: CommonsBackdrop.cell, window: window, deny: PhotoDenylist(deny), keepOut: keepOut).choice
             return Set(choice.candidates(for: .portrait).map(\.id))
         }
         #expect(ids(KeptOut()) == ["commons-1", "commons-2", "commons-3", "flickr-77"])
@@ -341,15 +339,14 @@ struct RealCommonsTests {
         try await StandInCommons.run(answers) { commons in
             var served = [[String]]()
             for keepOut in [[String](), ["parking lots"]] {
-                let settings = CommonsTests.settings(commons) {
+                let settings = CommonsBackdrop.settings(commons) {
                     $0.cache.folder = folder.path
                     $0.photos.keepOut = keepOut
                 }
-                let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch))
                 let ids = Mutex<[String]>([])
-                try await app.test(.router) { client in
+                try await TestApp.run(settings) { client in
                     for variant in 0..<2 {
-                        let (_, json) = try await CommonsTests.json(client, "\(CommonsTests.paris)&width=64&height=64&variant=\(variant)")
+                        let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=\(variant)")
                         ids.withLock { $0.append(json["photoId"] as? String ?? "") }
                     }
                 }

@@ -16,7 +16,7 @@ struct SafetyTests {
     static func firstVariants(_ client: some TestClientProtocol) async throws -> [[String: Any]] {
         var answers = [[String: Any]]()
         for variant in 0..<3 {
-            let (answer, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=\(variant)")
+            let (answer, json) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=\(variant)")
             #expect(answer.status == .ok, "variant \(variant)")
             answers.append(json)
         }
@@ -95,14 +95,13 @@ struct SafetyTests {
             (featured.assessments, featured.user) = ("featured|quality", "A Third")
             return [.json(commons.searchJSON([nude, painting, map, people, plain, featured]))]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
                 let answers = try await Self.firstVariants(client)
                 #expect(answers.allSatisfy { $0["source"] as? String == "commons" })
                 #expect(answers.first?["assessment"] as? String == "featured")
                 let ids = answers.map { $0["photoId"] as? String ?? "" }
                 #expect(ids == ["commons-6", "commons-5", "commons-4"], "assessed first, people after everyone else: \(ids)")
-                let (_, json) = try await CommonsTests.json(client, "\(Self.paris)&variant=3")
+                let (_, json) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=3")
                 #expect(json["variants"] as? Int == 3, "the nude beach, the painting and the map are not among them")
             }
         }
@@ -121,8 +120,7 @@ struct SafetyTests {
             another.user = "A Third"
             return [.json(commons.searchJSON([portrait, landscape, another]))]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
                 // The first pass tries the portrait (its turn in the pool may come at any variant) and finds its faces;
                 // the cell is ranked again, so the pass may show one photo twice. From then on:
                 let tried = try await Self.firstVariants(client).map { $0["photoId"] as? String ?? "" }
@@ -148,13 +146,12 @@ struct SafetyTests {
             landscape.user = "Someone Else"
             return [.json(commons.searchJSON([portrait, landscape])), .status(429, [("Retry-After", "600")])]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
-                let (_, second) = try await CommonsTests.json(client, "\(Self.paris)&variant=1")
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
+                let (_, second) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=1")
                 #expect(second["photoId"] as? String == "commons-2", "the landscape, while the portrait is untried")
-                let (_, elsewhere) = try await CommonsTests.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                let (_, elsewhere) = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
                 #expect(elsewhere["source"] as? String == "stock", "Madrid's search meets the 429: Commons is paused")
-                let (_, first) = try await CommonsTests.json(client, Self.paris)
+                let (_, first) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(first["photoId"] as? String == "commons-2" && first["faces"] as? Int == 0, "\(first)")
                 #expect(commons.searches.count == 4, "Paris' three calls, Madrid's one, and no call while paused")
             }
@@ -177,11 +174,10 @@ struct SafetyTests {
     /// near the place before stock), and the request ends.
     @Test func whenEveryCandidateShowsPeopleTheFirstIsServed() async throws {
         try await StandInCommons.run(Self.portraits(3)) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
+                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
-                let (_, again) = try await CommonsTests.json(client, Self.paris)
+                let (_, again) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
             }
         }
@@ -191,13 +187,12 @@ struct SafetyTests {
     /// photo found to show people is served as it is, and keeps the window.
     @Test func aCellOfPortraitsCostsThreeDownloads() async throws {
         try await StandInCommons.run(Self.portraits(8)) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
-                let (answer, json) = try await CommonsTests.json(client, Self.paris)
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
+                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
                 let photos = Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first })
                 #expect(photos.count == 3, "three photos downloaded of eight portraits: \(photos.sorted())")
-                let (_, again) = try await CommonsTests.json(client, Self.paris)
+                let (_, again) = try await CommonsBackdrop.json(client, Self.paris)
                 #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
                 #expect(Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first }).count == 3)
             }
@@ -237,7 +232,7 @@ struct SafetyTests {
         var firsts = [String: Int]()
         var previous = ""
         for index in 0..<40 {
-            let window = TimeWindow(containing: HTTPTests.epoch.addingTimeInterval(Double(index) * 900), seconds: 900)
+            let window = TimeWindow(containing: TestApp.epoch.addingTimeInterval(Double(index) * 900), seconds: 900)
             let choice = CellChoice.ranking(results, cell: cell, window: window, deny: PhotoDenylist()).choice
             let ranked = choice.candidates(for: .portrait).map(\.id)
             firsts[ranked[0], default: 0] += 1
@@ -282,8 +277,7 @@ struct SafetyTests {
             files.append(other)
             return [.json(commons.searchJSON(files))]
         }) { commons in
-            let app = try await buildApplication(CommonsTests.settings(commons), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
+            try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
                 let ids = try await Self.firstVariants(client).map { $0["photoId"] as? String ?? "" }
                 #expect(ids.contains("commons-100"), "the other uploader's photo within the first three: \(ids)")
             }
@@ -333,9 +327,8 @@ struct SafetyTests {
             let plain = flickr.result(id: "53044444442", image: "photo.jpg")
             return [.json(StandInFlickr.searchJSON([nude, plain]))]
         }) { flickr in
-            let app = try await buildApplication(FlickrTests.settings(flickr, FlickrTests.patient), clock: FixedClock(date: HTTPTests.epoch))
-            try await app.test(.router) { client in
-                let answer = try await HTTPTests.get(client, "/background.json?\(FlickrTests.paris)&variant=1")
+            try await TestApp.run(FlickrBackdrop.settings(flickr, FlickrBackdrop.patient)) { client in
+                let answer = try await TestApp.get(client, "/background.json?\(TestApp.paris)&variant=1")
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
                 #expect(json["photoId"] as? String == "flickr-53044444442" && json["variants"] as? Int == 1)
             }

@@ -5,17 +5,6 @@ import Testing
 
 @Suite("Settings")
 struct SettingsTests {
-    static func parse(_ json: String) throws -> Settings { try Settings.parse(Data(json.utf8)) }
-
-    static func configError(_ json: String) -> ConfigError? {
-        do {
-            _ = try parse(json)
-            return nil
-        } catch {
-            return error as? ConfigError
-        }
-    }
-
     @Test func shippedConfigHoldsEveryDefault() throws {
         let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("config.json"))
         #expect(try Settings.parse(data) == Settings())
@@ -28,50 +17,50 @@ struct SettingsTests {
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
-        let settings = try Self.parse(#"{"render": {"memoryCacheMB": 100}, "cache": {"memoryMB": 50}}"#)
+        let settings = try ConfigText.parse(#"{"render": {"memoryCacheMB": 100}, "cache": {"memoryMB": 50}}"#)
         #expect(settings.render.preparedImagesMemoryMB == 100 && settings.cache.renderedImagesMemoryMB == 50)
         #expect(settings.warnings.count == 2)
         #expect(settings.warnings.contains { $0.contains("render.memoryCacheMB") && $0.contains("render.preparedImagesMemoryMB") })
         #expect(settings.warnings.contains { $0.contains("cache.memoryMB") && $0.contains("cache.renderedImagesMemoryMB") })
-        #expect(try Self.parse(#"{"render": {"preparedImagesMemoryMB": 100}}"#).warnings.isEmpty)
-        let both = Self.configError(#"{"cache": {"memoryMB": 50, "renderedImagesMemoryMB": 60}}"#)
+        #expect(try ConfigText.parse(#"{"render": {"preparedImagesMemoryMB": 100}}"#).warnings.isEmpty)
+        let both = ConfigText.configError(#"{"cache": {"memoryMB": 50, "renderedImagesMemoryMB": 60}}"#)
         #expect(both?.key == "cache.memoryMB")
     }
 
     @Test func whatEverySourceSharesMovedToPhotosAndTheFlickrKeysAreStillReadWithAWarning() throws {
-        let old = try Self.parse(#"{"flickr": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
+        let old = try ConfigText.parse(#"{"flickr": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
         #expect(old.photos.requestDeadline == .seconds(7) && old.photos.cellCacheEntries == 500)
         #expect(old.warnings.count == 2)
         #expect(old.warnings.contains { $0.contains("flickr.requestDeadlineSeconds") && $0.contains("photos.requestDeadlineSeconds") })
         #expect(old.warnings.contains { $0.contains("flickr.cellCacheEntries") && $0.contains("photos.cellCacheEntries") })
-        let new = try Self.parse(#"{"photos": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
+        let new = try ConfigText.parse(#"{"photos": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
         #expect(new.photos.requestDeadline == .seconds(7) && new.photos.cellCacheEntries == 500 && new.warnings.isEmpty)
-        #expect(Self.configError(#"{"flickr": {"cellCacheEntries": 5}, "photos": {"cellCacheEntries": 6}}"#)?.key == "flickr.cellCacheEntries")
-        #expect(Self.configError(#"{"flickr": {"requestDeadlineSeconds": 0}}"#)?.key == "flickr.requestDeadlineSeconds", "an error names the key given")
+        #expect(ConfigText.configError(#"{"flickr": {"cellCacheEntries": 5}, "photos": {"cellCacheEntries": 6}}"#)?.key == "flickr.cellCacheEntries")
+        #expect(ConfigText.configError(#"{"flickr": {"requestDeadlineSeconds": 0}}"#)?.key == "flickr.requestDeadlineSeconds", "an error names the key given")
     }
 
     @Test func aFlickrSecretIsAcceptedUnusedWithAWarning() throws {
-        let settings = try Self.parse(#"{"flickr": {"apiKey": "k", "apiSecret": "s"}}"#)
+        let settings = try ConfigText.parse(#"{"flickr": {"apiKey": "k", "apiSecret": "s"}}"#)
         #expect(settings.flickr.apiKey == "k")
         #expect(settings.warnings == [Settings.noSecret("flickr.apiSecret")])
-        #expect(try Self.parse(#"{"flickr": {"apiKey": "k"}}"#).warnings.isEmpty)
+        #expect(try ConfigText.parse(#"{"flickr": {"apiKey": "k"}}"#).warnings.isEmpty)
     }
 
     @Test func retiredPNGKeysAreAcceptedUnusedWithAWarningThatNamesThem() throws {
-        let settings = try Self.parse(#"{"render": {"pngEncoder": "libdeflate", "pngLevel": 6, "pngFilter": "paeth"}}"#)
+        let settings = try ConfigText.parse(#"{"render": {"pngEncoder": "libdeflate", "pngLevel": 6, "pngFilter": "paeth"}}"#)
         #expect(settings.render.encoders.pngEncoder == .libdeflate)
         #expect(settings.warnings.count == 2)
         #expect(settings.warnings.contains { $0.hasPrefix("render.pngLevel is not used") })
         #expect(settings.warnings.contains { $0.hasPrefix("render.pngFilter is not used") })
-        #expect(try Self.parse(#"{"render": {"pngEncoder": "scanline"}}"#).warnings.isEmpty)
+        #expect(try ConfigText.parse(#"{"render": {"pngEncoder": "scanline"}}"#).warnings.isEmpty)
     }
 
     @Test func partialFilesTakeDefaults() throws {
-        let settings = try Self.parse(#"{"server": {"port": 9000}}"#)
+        let settings = try ConfigText.parse(#"{"server": {"port": 9000}}"#)
         #expect(settings.server.port == 9000)
         #expect(settings.server.host == "127.0.0.1")
         #expect(settings.photos.geohashPrecision == 5)
-        #expect(try Self.parse("{}") == Settings())
+        #expect(try ConfigText.parse("{}") == Settings())
     }
 
     @Test(
@@ -119,13 +108,13 @@ struct SettingsTests {
         ]
     )
     func errorsNameTheKey(_ json: String, _ key: String) throws {
-        let error = try #require(Self.configError(json))
+        let error = try #require(ConfigText.configError(json))
         #expect(error.key == key)
         #expect(error.description.hasPrefix(key))
     }
 
     @Test func wellFormedHostsAndDistinctKeysAtDifferentLevelsAreAccepted() throws {
-        let settings = try Self.parse(
+        let settings = try ConfigText.parse(
             #"{"flickr": {"extraImageHosts": ["localhost", "images.example.com", "10.1.2.3", "::1"]}, "server": {"port": 8080}}"#
         )
         #expect(settings.flickr.extraImageHosts.count == 4)
@@ -134,9 +123,9 @@ struct SettingsTests {
     }
 
     @Test func malformedJSONIsAnError() throws {
-        let error = try #require(Self.configError(#"{"server": {"port": 8080,}"#))
+        let error = try #require(ConfigText.configError(#"{"server": {"port": 8080,}"#))
         #expect(error.description.contains("not valid JSON"))
-        #expect(Self.configError("[1, 2]")?.key == "(top level)")
+        #expect(ConfigText.configError("[1, 2]")?.key == "(top level)")
     }
 
     @Test func environmentOverridesTheFileAndFlagsOverrideBoth() throws {

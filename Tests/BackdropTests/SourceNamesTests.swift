@@ -32,9 +32,9 @@ struct SourceNamesTests {
     @Test func theSettingsTakeEveryNameInTheLinesOrder() throws {
         #expect(Settings().photos.sources == PhotoOrigin.allCases)
         let names = PhotoOrigin.allCases.map(\.rawValue)
-        let listed = try SettingsTests.parse(#"{"photos": {"sources": [\#(names.map { "\"\($0)\"" }.joined(separator: ", "))]}}"#)
+        let listed = try ConfigText.parse(#"{"photos": {"sources": [\#(names.map { "\"\($0)\"" }.joined(separator: ", "))]}}"#)
         #expect(listed.photos.sources == PhotoOrigin.allCases)
-        let refusal = SettingsTests.configError(#"{"photos": {"sources": ["unsplash", "stock"]}}"#)
+        let refusal = ConfigText.configError(#"{"photos": {"sources": ["unsplash", "stock"]}}"#)
         #expect(refusal?.key == "photos.sources" && names.allSatisfy { "\(refusal.map { "\($0)" } ?? "")".contains($0) })
         let shipped = try #require(try JSONSerialization.jsonObject(with: Data(Self.text("config.json").utf8)) as? [String: [String: Any]])
         #expect(shipped["photos"]?["sources"] as? [String] == names)
@@ -45,10 +45,10 @@ struct SourceNamesTests {
     @Test(arguments: ["flickr", "commons"])
     func everyNearbySourceReadsItsSharedKeysWithTheSameRanges(_ source: String) throws {
         for (key, good, bad) in [("downloadCacheMB", "0", "4097"), ("maxDownloadMB", "200", "201"), ("connectTimeoutSeconds", "60", "61")] {
-            #expect(SettingsTests.configError(#"{"\#(source)": {"\#(key)": \#(good)}}"#) == nil, "\(source).\(key) \(good)")
-            #expect(SettingsTests.configError(#"{"\#(source)": {"\#(key)": \#(bad)}}"#)?.key == "\(source).\(key)", "\(source).\(key) \(bad)")
+            #expect(ConfigText.configError(#"{"\#(source)": {"\#(key)": \#(good)}}"#) == nil, "\(source).\(key) \(good)")
+            #expect(ConfigText.configError(#"{"\#(source)": {"\#(key)": \#(bad)}}"#)?.key == "\(source).\(key)", "\(source).\(key) \(bad)")
         }
-        let hosts = try SettingsTests.parse(#"{"\#(source)": {"extraImageHosts": ["mirror.example.org"], "totalTimeoutSeconds": 2}}"#)
+        let hosts = try ConfigText.parse(#"{"\#(source)": {"extraImageHosts": ["mirror.example.org"], "totalTimeoutSeconds": 2}}"#)
         let nearby = source == "flickr" ? hosts.flickr.nearby : hosts.commons.nearby
         #expect(nearby.extraImageHosts == ["mirror.example.org"] && nearby.totalTimeout == .seconds(2))
     }

@@ -63,7 +63,7 @@ extension LiveServerTests {
 
     @Test func rangesAreServedByteForByte() async throws {
         try await Self.withPublicFolder { port, _ in
-            let whole = try await Self.get(port, "/data.bin")
+            let whole = try await LiveServer.get(port, "/data.bin")
             #expect(whole.status == 200 && whole.body.count == 3000 && whole.header("accept-ranges") == "bytes")
             let cases: [(String, Int, String?, ClosedRange<Int>?)] = [
                 ("bytes=-1", 206, "bytes 2999-2999/3000", 2999...2999),
@@ -76,7 +76,7 @@ extension LiveServerTests {
                 ("bytes=0-1,5-6", 200, nil, 0...2999),
             ]
             for (range, status, contentRange, bytes) in cases {
-                let answer = try await Self.get(port, "/data.bin", "Range: \(range)")
+                let answer = try await LiveServer.get(port, "/data.bin", "Range: \(range)")
                 #expect(answer.status == status, "\(range)")
                 #expect(answer.header("content-range") == contentRange, "\(range)")
                 if let bytes {
@@ -90,27 +90,27 @@ extension LiveServerTests {
             let etag = try #require(whole.header("etag"))
             #expect(!etag.hasPrefix("W/"), "a strong validator, usable in If-Range")
             let lastModified = try #require(whole.header("last-modified"))
-            #expect(try await Self.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \(etag)").status == 206)
-            #expect(try await Self.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \(lastModified)").status == 206)
-            let stale = try await Self.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \"0-0\"")
+            #expect(try await LiveServer.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \(etag)").status == 206)
+            #expect(try await LiveServer.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \(lastModified)").status == 206)
+            let stale = try await LiveServer.get(port, "/data.bin", "Range: bytes=0-9", "If-Range: \"0-0\"")
             #expect(stale.status == 200 && stale.body.count == 3000)
-            #expect(try await Self.get(port, "/data.bin", "If-None-Match: \(etag)").status == 304)
+            #expect(try await LiveServer.get(port, "/data.bin", "If-None-Match: \(etag)").status == 304)
             // HEAD ignores Range: the headers of the whole file.
-            let head = try await Self.get(port, "/data.bin", method: "HEAD", "Range: bytes=0-9")
+            let head = try await LiveServer.get(port, "/data.bin", method: "HEAD", "Range: bytes=0-9")
             #expect(head.status == 200 && head.header("content-length") == "3000" && head.body.isEmpty)
         }
     }
 
     @Test func hiddenFilesAndFoldersAreNotServed() async throws {
         try await Self.withPublicFolder { port, _ in
-            #expect(try await Self.get(port, "/").status == 200)
+            #expect(try await LiveServer.get(port, "/").status == 200)
             for target in ["/.env", "/%2Eenv", "/%2eenv", "/.git/config", "/.git", "/docs", "/docs/", "/docs/index.html/.."] {
-                let answer = try await Self.get(port, target)
+                let answer = try await LiveServer.get(port, target)
                 #expect(answer.status == 404, "\(target)")
                 #expect(answer.header("location") == nil, "\(target)")
                 #expect(!String(decoding: answer.body, as: UTF8.self).contains("SECRET"), "\(target)")
             }
-            #expect(try await Self.get(port, "/docs/index.html").status == 200, "a file in a folder is served")
+            #expect(try await LiveServer.get(port, "/docs/index.html").status == 200, "a file in a folder is served")
         }
     }
 }

@@ -5,10 +5,6 @@ import Testing
 
 @Suite("Stock photos")
 struct StockPhotoTests {
-    static func jpeg(_ width: Int, _ height: Int, _ rgb: (UInt8, UInt8, UInt8)) throws -> Data {
-        Data(buffer: try JPEGEncoder.encode(solid(width, height, rgb), quality: 90))
-    }
-
     @Test func shippedLibraryIsCreditedFullSizeAndCoversEveryPhaseGroupInBothOrientations() throws {
         let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
         #expect(library.entries.count >= 16)
@@ -40,9 +36,9 @@ struct StockPhotoTests {
     @Test func scanAcceptsGapsAndIgnoresOtherFiles() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.jpeg(64, 114, (0, 0, 255)).write(to: folder.appendingPathComponent("007-seven.jpg"))
-        try Self.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("042-forty-two.JPEG"))
-        try Self.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("notes.jpg"))
+        try Fixtures.jpeg(64, 114, (0, 0, 255)).write(to: folder.appendingPathComponent("007-seven.jpg"))
+        try Fixtures.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("042-forty-two.JPEG"))
+        try Fixtures.jpeg(32, 57, (255, 0, 0)).write(to: folder.appendingPathComponent("notes.jpg"))
         try Data("junk".utf8).write(to: folder.appendingPathComponent("1-one.jpg"))
         try Data("junk".utf8).write(to: folder.appendingPathComponent("003-old.png"))
         try Data(
@@ -69,11 +65,11 @@ struct StockPhotoTests {
         #expect(missing.description.contains("does not exist"))
         let empty = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(empty.description.contains("no stock photos"))
-        try Self.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-one.jpg"))
+        try Fixtures.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-one.jpg"))
         try Data("| 002 | x | y | z | https://a | https://b | day |".utf8).write(to: folder.appendingPathComponent("CREDITS.md"))
         let uncredited = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(uncredited.description.contains("001"))
-        try Self.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-again.jpg"))
+        try Fixtures.jpeg(8, 8, (1, 1, 1)).write(to: folder.appendingPathComponent("001-again.jpg"))
         let twice = try #require(throws: StockPhotoError.self) { try StockPhotoLibrary.load(folder: folder) }
         #expect(twice.description.contains("same number"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("001-again.jpg"))

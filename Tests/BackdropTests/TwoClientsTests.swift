@@ -33,19 +33,18 @@ struct TwoClientsTests {
                     Client(source: "127.0.0.4", headers: ["X-Forwarded-For: 203.0.113.9, 198.51.100.8"])
                 )
             }
-        var settings = HTTPTests.settings()
+        var settings = TestApp.settings()
         // One render thread and a 100-ms wait budget: nine 640x1136 prepares (12 ms each, as first estimated) fit.
         settings.render.workers = 1
         settings.render.maxQueueWait = .milliseconds(100)
         if naming == .forwardedFor { settings.server.trustedProxies = [try #require(IPRange("127.0.0.4"))] }
-        let seen = LiveServerTests.Seen()
-        let app = try await buildApplication(settings, clock: FixedClock(date: HTTPTests.epoch), middleware: [seen.witness])
+        let seen = LiveServer.Seen()
         let target = Self.target
         let secondTarget = target(60)
         // The test holds the render pool's one thread: the first render is admitted and counted as running, and the
         // others wait in the gate's order until the test lets go.
         try await withRenderThreadHeld { release in
-            try await app.test(.live) { client in
+            try await TestApp.run(settings, middleware: [seen.witness], live: true) { client in
                 let port = try #require(client.port)
                 func fetch(_ client: Client, _ target: String) async throws -> RawHTTP.Response {
                     try await RawHTTP.exchangeOnItsOwnThread(port: port, from: client.source, target, client.headers)

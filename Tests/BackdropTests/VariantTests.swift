@@ -10,40 +10,21 @@ import Testing
 /// alone and with the stand-in Flickr.
 @Suite("Variants, stock by the sky, and the denylist")
 struct VariantTests {
-    static let paris = "lat=48.8566&lon=2.3522"
-    static let night = "2027-01-15T23:05:00Z"
-    static let noon = "2027-01-15T12:05:00Z"
-
-    static func date(_ text: String) throws -> Date { try #require(ISO8601DateFormatter().date(from: text)) }
-
-    static func json(_ client: some TestClientProtocol, _ query: String) async throws -> [String: Any] {
-        let answer = try await HTTPTests.get(client, "/background.json?\(query)")
-        #expect(answer.status == .ok, "\(query): \(String(decoding: answer.body, as: UTF8.self))")
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
-    }
-
-    static func withStock(at date: Date, deny: [String] = [], _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        var settings = HTTPTests.settings()
-        settings.photos.deny = deny
-        let app = try await buildApplication(settings, clock: FixedClock(date: date))
-        try await app.test(.router, test)
-    }
-
     // MARK: - stock photos by the sky
 
     @Test(
         "with no key, the stock photo shows the sky at the place",
-        arguments: [(Self.night, "night"), (Self.noon, "day"), ("2027-01-15T15:35:00Z", "golden"), ("2027-01-15T16:35:00Z", "twilight")]
+        arguments: [(TestApp.night, "night"), (TestApp.noon, "day"), ("2027-01-15T15:35:00Z", "golden"), ("2027-01-15T16:35:00Z", "twilight")]
     )
     func stockFollowsTheSun(_ now: String, _ sky: String) async throws {
-        try await Self.withStock(at: try Self.date(now)) { client in
-            let json = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+        try await TestApp.withStock(at: try TestApp.date(now)) { client in
+            let json = try await TestApp.json(client, "\(TestApp.paris)&width=64&height=64")
             #expect(json["phase"] as? String == sky && json["source"] as? String == "stock", "\(now)")
             #expect(json["photoPhase"] as? String == sky, "\(now): \(json["photoId"] ?? "")")
         }
         // Without a location nothing says what the sky is: any stock photo, and no phase.
-        try await Self.withStock(at: try Self.date(now)) { client in
-            let json = try await Self.json(client, "width=64&height=64")
+        try await TestApp.withStock(at: try TestApp.date(now)) { client in
+            let json = try await TestApp.json(client, "width=64&height=64")
             #expect(json["phase"] == nil && json["variants"] as? Int == 10)
         }
     }
@@ -54,8 +35,8 @@ struct VariantTests {
         // By day a desktop has four landscapes: consecutive windows never repeat one, and every one is a landscape.
         let ids = Mutex([String]())
         for window in 0..<6 {
-            try await Self.withStock(at: try Self.date(Self.noon).addingTimeInterval(Double(window) * 900)) { client in
-                let json = try await Self.json(client, "\(Self.paris)&width=1920&height=1080")
+            try await TestApp.withStock(at: try TestApp.date(TestApp.noon).addingTimeInterval(Double(window) * 900)) { client in
+                let json = try await TestApp.json(client, "\(TestApp.paris)&width=1920&height=1080")
                 let id = json["photoId"] as? String ?? ""
                 #expect(json["photoPhase"] as? String == "day" && shapes[id] == .landscape, "window \(window): \(id)")
                 ids.withLock { $0.append(id) }
@@ -67,8 +48,8 @@ struct VariantTests {
         // At night a near-square screen gets the night photo a square crop keeps most of (16:10 keeps 62.5 %, 9:16
         // 56 %): the landscape, each window.
         for window in 0..<2 {
-            try await Self.withStock(at: try Self.date(Self.night).addingTimeInterval(Double(window) * 900)) { client in
-                let json = try await Self.json(client, "\(Self.paris)&width=64&height=64")
+            try await TestApp.withStock(at: try TestApp.date(TestApp.night).addingTimeInterval(Double(window) * 900)) { client in
+                let json = try await TestApp.json(client, "\(TestApp.paris)&width=64&height=64")
                 #expect(json["photoPhase"] as? String == "night" && json["photoId"] as? String == "stock-022")
             }
         }
@@ -77,16 +58,16 @@ struct VariantTests {
     // MARK: - variant
 
     @Test func eachVariantIsAnotherPhotoAndItsURLsSaySo() async throws {
-        try await Self.withStock(at: try Self.date(Self.noon)) { client in
+        try await TestApp.withStock(at: try TestApp.date(TestApp.noon)) { client in
             var ids = [String]()
             for variant in 0..<PhotoVariants.limit {
-                let json = try await Self.json(client, "\(Self.paris)&width=64&height=64&variant=\(variant)")
+                let json = try await TestApp.json(client, "\(TestApp.paris)&width=64&height=64&variant=\(variant)")
                 #expect(json["variant"] as? Int == variant && json["variants"] as? Int == PhotoVariants.limit)
                 ids.append(json["photoId"] as? String ?? "")
                 let images = try #require(json["images"] as? [String: Any])
                 let sharp = try #require(images["sharp"] as? String)
                 #expect(sharp.contains("variant=\(variant)") == (variant != 0), "\(sharp): the cell URL carries a variant other than 0")
-                let image = try await HTTPTests.get(client, sharp)
+                let image = try await TestApp.get(client, sharp)
                 #expect(image.headers[BackdropHeaders.photoID] == ids.last, "the cell URL gives the photo the JSON names")
                 #expect(image.headers[BackdropHeaders.link]?.contains(variant == 0 ? "cell=" : "variant=\(variant)") == true)
             }
@@ -97,9 +78,9 @@ struct VariantTests {
 
     @Test(arguments: ["10", "-1", "abc", "1.5", "", "999"])
     func aVariantOutOfRangeIsA400NamingIt(_ text: String) async throws {
-        try await Self.withStock(at: HTTPTests.epoch) { client in
+        try await TestApp.withStock(at: TestApp.epoch) { client in
             for path in ["/background", "/background.json"] {
-                let answer = try await HTTPTests.get(client, "\(path)?\(Self.paris)&variant=\(text)")
+                let answer = try await TestApp.get(client, "\(path)?\(TestApp.paris)&variant=\(text)")
                 let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
                 #expect(answer.status == .badRequest && json?["parameter"] as? String == "variant", "\(path) variant=\(text)")
             }
@@ -118,13 +99,13 @@ struct VariantTests {
     }
 
     @Test func flickrVariantsFollowTheRankingTheSameInEveryReplica() async throws {
-        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in [.json(StandInFlickr.searchJSON(Self.results(flickr)))] }
+        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrBackdrop.Answer] in [.json(StandInFlickr.searchJSON(Self.results(flickr)))] }
         let chosen = Mutex<[[String]]>([])
         for _ in 0..<2 {  // two replicas sharing nothing: the ranking alone makes them agree
-            try await FlickrTests.withBackdrop(answers, configure: FlickrTests.patient) { flickr, client, _ in
+            try await FlickrBackdrop.withBackdrop(answers, configure: FlickrBackdrop.patient) { flickr, client, _ in
                 var ids = [String]()
                 for variant in 0..<4 {
-                    let json = try await Self.json(client, "\(FlickrTests.paris)&width=64&height=64&variant=\(variant)")
+                    let json = try await TestApp.json(client, "\(TestApp.paris)&width=64&height=64&variant=\(variant)")
                     #expect(json["source"] as? String == "flickr" && json["variants"] as? Int == 3)
                     ids.append(json["photoId"] as? String ?? "")
                 }
@@ -140,17 +121,17 @@ struct VariantTests {
     @Test func aDeniedPhotoOrOwnerIsNeverServedNotEvenFromTheDiskCacheAfterARestart() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrTests.Answer] in [.json(StandInFlickr.searchJSON(Self.results(flickr)))] }
-        let query = "\(FlickrTests.paris)&width=64&height=64"
+        let answers = { @Sendable (flickr: StandInFlickr) -> [FlickrBackdrop.Answer] in [.json(StandInFlickr.searchJSON(Self.results(flickr)))] }
+        let query = "\(TestApp.paris)&width=64&height=64"
         // One stand-in Flickr for both runs: the results kept on disk name its image URLs.
         try await StandInFlickr.run(answers) { flickr in
-            let before = FlickrTests.settings(flickr) {
-                FlickrTests.patient(&$0)
+            let before = FlickrBackdrop.settings(flickr) {
+                FlickrBackdrop.patient(&$0)
                 $0.cache.folder = folder.path
             }
             let first = Mutex("")
-            try await buildApplication(before, clock: FixedClock(date: HTTPTests.epoch)).test(.router) { client in
-                let answer = try await HTTPTests.get(client, "/background?\(query)")
+            try await TestApp.run(before) { client in
+                let answer = try await TestApp.get(client, "/background?\(query)")
                 first.withLock { $0 = answer.headers[BackdropHeaders.photoID] ?? "" }
             }
             let denied = first.withLock { $0 }
@@ -161,14 +142,14 @@ struct VariantTests {
             after.photos.deny = [denied, "\(other)@N0\(other)"]
             // The same window after a restart, the chosen photo now denied: not restored, not served from the disk
             // cache, and the results kept on disk read without it (no new search).
-            try await buildApplication(after, clock: FixedClock(date: HTTPTests.epoch)).test(.router) { client in
+            try await TestApp.run(after) { client in
                 var served = Set<String>()
                 for variant in 0..<4 {
-                    let answer = try await HTTPTests.get(client, "/background?\(query)&variant=\(variant)")
+                    let answer = try await TestApp.get(client, "/background?\(query)&variant=\(variant)")
                     #expect(answer.status == .ok)
                     served.insert(answer.headers[BackdropHeaders.photoID] ?? "")
                 }
-                let json = try await Self.json(client, query)
+                let json = try await TestApp.json(client, query)
                 #expect(!served.contains(denied) && !served.contains("flickr-5300000000\(other)"), "\(served)")
                 #expect(served.count == 1 && json["variants"] as? Int == 1, "one photo left: \(served)")
             }
@@ -177,9 +158,9 @@ struct VariantTests {
     }
 
     @Test func deniedStockPhotosAreLeftOutAndDenyingThemAllIsRefused() async throws {
-        try await Self.withStock(at: try Self.date(Self.night), deny: ["stock-009", "stock-022"]) { client in
+        try await TestApp.withStock(at: try TestApp.date(TestApp.night), deny: ["stock-009", "stock-022"]) { client in
             for variant in 0..<PhotoVariants.limit {
-                let json = try await Self.json(client, "\(Self.paris)&width=64&height=64&variant=\(variant)")
+                let json = try await TestApp.json(client, "\(TestApp.paris)&width=64&height=64&variant=\(variant)")
                 let id = json["photoId"] as? String ?? ""
                 #expect(id != "stock-009" && id != "stock-022")
                 if variant == 0 { #expect(json["photoPhase"] as? String == "twilight", "the nearest sky left at night") }

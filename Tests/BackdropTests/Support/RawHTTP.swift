@@ -27,7 +27,7 @@ enum RawHTTP {
 
     /// Sends `requests` (request heads without the final blank line, e.g. `GET /x`, plus any header lines) in one
     /// write on one connection to localhost:`port`, and reads one response per request. Every read is bounded by a
-    /// 12-second timeout (``HTTPTests/patientDeadline``: 3 times the slowest request of the suite on two cores).
+    /// 12-second timeout (``TestApp/patientDeadline``: 3 times the slowest request of the suite on two cores).
     static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String])]) throws -> [Response] {
         let socket = try self.connect(port: port)
         defer { close(socket) }

@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// Photos the tests make.
+extension Fixtures {
+    static let photo = SourcePhoto(
+        id: "stock-001",
+        origin: .stock,
+        attribution: Attribution(title: "t", author: "a", license: "l", licenseURL: "u", sourceURL: "s")
+    )
+
+    static func jpeg(_ width: Int, _ height: Int, _ rgb: (UInt8, UInt8, UInt8)) throws -> Data {
+        Data(buffer: try JPEGEncoder.encode(solid(width, height, rgb), quality: 90))
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import Backdrop
+
+/// The recorded Commons answer around MIT, Cambridge (Massachusetts), and the query that asks for its place.
+extension RealAnswers {
+    static let mit = "commons-scumabuse-geosearch-mit-cambridge.json"
+
+    static let mitQuery = "lat=42.359722&lon=-71.091944"
+}
