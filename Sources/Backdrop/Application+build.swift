@@ -123,7 +123,6 @@ func buildBackgroundController(
         images: settings.images,
         cache: settings.cache,
         photos: photos,
-        upstreamDeadline: settings.photos.requestDeadline,
         disk: disk,
         headers: BackdropHeaders.render,
         clock: clock,

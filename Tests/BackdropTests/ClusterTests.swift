@@ -117,7 +117,7 @@ struct ClusterTests {
             callsPerHour: 3600,
             context: context
         )
-        return PhotoLine(nearby: [flickr], stock: stock, metrics: context.metrics)
+        return PhotoLine(nearby: [flickr], stock: stock, deadline: TestApp.patientDeadline, metrics: context.metrics)
     }
 
     @Test func anotherReplicasFindingIsServedWithoutASearch() async throws {

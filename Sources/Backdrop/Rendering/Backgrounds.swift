@@ -3,8 +3,8 @@ import Logging
 import Tracing
 
 /// Which image answers a request for a place: the photo the line chooses, its render or preview from memory, disk or
-/// made now, within the upstream deadline; an unusable photo replaced by the next (``PhotoAttempts``) down to the
-/// stock photos, and past the deadline the line's fallback (stale or stock). A photo's fault never reaches the client.
+/// made now. Which photo, within what time, and what replaces an unusable one is the line's to say
+/// (``PhotoLine/serve(place:window:variant:shape:client:logger:span:make:)``); a photo's fault never reaches the client.
 /// The HTTP layer parses, calls this, and builds the response.
 package struct Backgrounds: Sendable {
     let photos: PhotoLine
@@ -12,30 +12,22 @@ package struct Backgrounds: Sendable {
     let renders: RenderCache
     /// Blurred previews for `/background.json`, per cell-window like the renders: about 2 kB each with placeholders.
     let previews: MemoryLRU<RenderedImageKey, BlurredPreview>
-    /// How long one request may wait on upstream work (searches, downloads, and the render they lead to) before it
-    /// gets its fallback.
-    let upstreamDeadline: Duration
-    let metrics: BackdropMetrics
 
-    init(photos: PhotoLine, renderer: Renderer, renders: RenderCache, previewsMemory: Int, upstreamDeadline: Duration, metrics: BackdropMetrics) {
+    init(photos: PhotoLine, renderer: Renderer, renders: RenderCache, previewsMemory: Int) {
         self.photos = photos
         self.renderer = renderer
         self.renders = renders
         // + the placeholders, about 60 bytes, and the entry's own keeping
         self.previews = MemoryLRU(budget: previewsMemory, maxEntries: max(1, previewsMemory / 2048)) { $0.webp.count + 1024 + 128 }
-        self.upstreamDeadline = upstreamDeadline
-        self.metrics = metrics
     }
 
     /// As the settings describe it, with its render queue and renderer (`render`, decoding within `images`) and
-    /// render cache (`cache`, kept on `disk` too, if given, each render with its `headers`); `photos` waited on for
-    /// `upstreamDeadline` at most.
+    /// render cache (`cache`, kept on `disk` too, if given, each render with its `headers`).
     init(
         render: Settings.Render,
         images: Settings.Images,
         cache: Settings.Cache,
         photos: PhotoLine,
-        upstreamDeadline: Duration,
         disk: DiskCache?,
         headers: @escaping RenderHeaders,
         clock: any WallClock,
@@ -63,9 +55,7 @@ package struct Backgrounds: Sendable {
                 metrics: metrics,
                 headers: headers
             ),
-            previewsMemory: cache.previewsMemoryMB << 20,
-            upstreamDeadline: upstreamDeadline,
-            metrics: metrics
+            previewsMemory: cache.previewsMemoryMB << 20
         )
     }
 
@@ -145,10 +135,9 @@ package struct Backgrounds: Sendable {
         }
     }
 
-    /// What a request makes of the place's photo (a render, a preview), from memory or made now, within the upstream
-    /// deadline; past it, from the line's fallback photo (stale or stock, which needs no upstream call). Something
-    /// already in memory needs nothing upstream: answered without arming the deadline (which costs a task group per
-    /// request, about a sixth of a cache hit's time).
+    /// What a request makes of the place's photo (a render, a preview), from memory or made now by the line's way
+    /// (its deadline and fallbacks). Something already in memory needs nothing upstream: answered without arming the
+    /// deadline (which costs a task group per request, about a sixth of a cache hit's time).
     private func produce<Made: Sendable>(
         _ name: String,
         place: Place,
@@ -166,44 +155,16 @@ package struct Backgrounds: Sendable {
         }
         RequestTrace.note("backdrop.cache", "miss")
         return try await withRequestSpan(name) { span in
-            let attempts = PhotoAttempts(
-                photos: self.photos,
+            try await self.photos.serve(
                 place: place,
                 window: window,
                 variant: variant,
                 shape: shape,
                 client: client(),
                 logger: logger,
-                span: span
+                span: span,
+                make: make
             )
-            do {
-                return try await withDeadline(self.upstreamDeadline) {
-                    try await attempts.make(
-                        from: try await self.choose(place: place, window: window, variant: variant, shape: shape, client: attempts.client),
-                        make
-                    )
-                }
-            } catch is DeadlinePassed {
-                span.addEvent("upstream deadline passed")
-                RequestTrace.note("backdrop.fallback", "deadline")
-                self.metrics.deadlinePassed()
-                logger.warning("upstream deadline passed: serving a fallback photo", metadata: ["cell": "\(place)"])
-                let photo = try await self.photos.fallback(for: place, in: window, variant: variant, shape: shape)
-                span.addEvent(SpanEvent(name: "fallback photo", attributes: ["backdrop.photo.source": "\(photo.sourceLabel)"]))
-                return try await attempts.make(from: photo, make, replacing: false)
-            }
-        }
-    }
-
-    /// The line's photo for the place, window and class of screen, in a span saying where it came from.
-    private func choose(place: Place, window: TimeWindow, variant: Int, shape: ScreenShape, client: RequestClient) async throws -> SourcePhoto {
-        try await withRequestSpan("photo.choose") { span in
-            span.attributes["backdrop.photo.variant"] = variant
-            span.attributes["backdrop.screen.shape"] = shape.rawValue
-            let photo = try await self.photos.photo(for: place, in: window, variant: variant, shape: shape, client: client)
-            span.attributes["backdrop.photo.source"] = photo.origin.rawValue
-            span.attributes["backdrop.photo.stale"] = photo.stale
-            return photo
         }
     }
 }

@@ -13,8 +13,9 @@ enum RenderWork: Hashable, Sendable {
     case preview
 }
 
-/// The render queue refused a job: the expected wait before it would start is over the budget.
-struct RenderBusy: Error {
+/// The render queue refused a job: the expected wait before it would start is over the budget. The photo is not at
+/// fault: the request ends with a 503, and the photo stays in the line.
+struct RenderBusy: NoFaultOfThePhoto {
     /// Seconds after which a retry can expect to be admitted.
     package let retryAfter: Int
 

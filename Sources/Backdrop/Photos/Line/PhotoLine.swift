@@ -1,15 +1,21 @@
-/// Where a place's photo comes from: the nearby sources `photos.sources` names, in order, then the stock library,
-/// which ends the line and always answers. A nearby source answers only for itself (a photo, or nil: it cannot serve
-/// now), and the line asks the next. Image data and "unusable" reports go to the photo's own source, routed once, by
-/// its origin.
+/// Where a place's photo comes from, and the whole of the line's policy: the nearby sources `photos.sources` names, in
+/// order, then the stock library, which ends the line and always answers. A nearby source answers only for itself (a
+/// photo, or nil: it cannot serve now), and the line asks the next. A request tries ``PhotoAttempts/perSource`` photos
+/// of a source at most, an unusable photo replaced by the next; past the `deadline` it takes the line's fallback
+/// (``serve(place:window:variant:shape:client:logger:span:make:)``). Image data and "unusable" reports go to the
+/// photo's own source, routed once, by its origin.
 package struct PhotoLine: Sendable {
     let nearby: [NearbyPhotoSource]
     let stock: StockPhotoSource
+    /// How long one request may wait on upstream work (searches, downloads, and what it makes of them) before it takes
+    /// the fallback (`photos.requestDeadline`).
+    let deadline: Duration
     let metrics: BackdropMetrics
 
-    init(nearby: [NearbyPhotoSource], stock: StockPhotoSource, metrics: BackdropMetrics) {
+    init(nearby: [NearbyPhotoSource], stock: StockPhotoSource, deadline: Duration, metrics: BackdropMetrics) {
         self.nearby = nearby
         self.stock = stock
+        self.deadline = deadline
         self.metrics = metrics
     }
 
@@ -96,16 +102,5 @@ package struct PhotoLine: Sendable {
 
     private func source(of photo: SourcePhoto) -> NearbyPhotoSource? {
         self.nearby.first { $0.origin == photo.origin }
-    }
-}
-
-/// Encoded photo bytes (JPEG or PNG); `variant` names which size of the photo they are.
-package struct EncodedImage: Sendable {
-    package let bytes: [UInt8]
-    package let variant: String
-
-    package init(bytes: [UInt8], variant: String) {
-        self.bytes = bytes
-        self.variant = variant
     }
 }

@@ -50,7 +50,7 @@ struct PhotoSupply {
         }
         if nearby.isEmpty { announcements.append((.warning, "serving stock photos only")) }
         if !nearby.isEmpty { services.append(context.lateLooks) }
-        self.line = PhotoLine(nearby: nearby, stock: stock, metrics: context.metrics)
+        self.line = PhotoLine(nearby: nearby, stock: stock, deadline: photos.requestDeadline, metrics: context.metrics)
         self.services = services
         self.announcements = announcements
     }

@@ -48,7 +48,7 @@ final class PhotoAttempts: Sendable {
                 let made = try await make(photo)
                 self.report(served: photo)
                 return made
-            } catch  where photo.origin != .stock && !(error is RenderBusy) && !(error is CancellationError) && !Task.isCancelled {
+            } catch  where photo.origin != .stock && !(error is any NoFaultOfThePhoto) && !(error is CancellationError) && !Task.isCancelled {
                 let ranksAgain = (error as? PhotoRejected)?.verdict == .people && !self.wasPassed(photo)
                 // A media host that asked to wait: the photo is not at fault, and the host will not answer for this
                 // source's other photos either; the request goes on to the next source.
