@@ -22,7 +22,7 @@ extension NearbyPhotoSource {
             results.candidates[index].facts.lookFrom = from
         }
         results.looksPending = false
-        if let shared = await self.shared.coordinator.sharing().publishLooks(results.json, for: key).flatMap(CellResults.read) {
+        if let shared = await self.amongReplicas.coordinator.sharing().publishLooks(results.json, for: key).flatMap(CellResults.read) {
             results = shared
         }
         await self.results.insert(results, for: key)

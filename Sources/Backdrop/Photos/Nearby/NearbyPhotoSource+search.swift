@@ -42,7 +42,7 @@ extension NearbyPhotoSource {
         let (key, store, logger) = (self.resultsKey(cell, window: window), self.context.store, self.context.logger)
         if let held = await self.results.cached(key), held.looksPending, await self.state.reread(key, in: window.index) {
             // Results waiting for looks are read again before a later window is ranked: another replica may have added them.
-            if let shared = await self.shared.coordinator.sharing().read(key).flatMap(CellResults.read), !shared.looksPending {
+            if let shared = await self.amongReplicas.coordinator.sharing().read(key).flatMap(CellResults.read), !shared.looksPending {
                 await self.results.insert(shared, for: key)
             }
         }
@@ -53,17 +53,17 @@ extension NearbyPhotoSource {
                 searched.note()  // this replica's own: if its looks had not come, they are fetched again
                 return results
             }
-            let sharing = self.shared.coordinator.sharing()
-            guard let reservation = await self.shares.reserve(client, through: sharing) else { throw ClientShares.Spent() }
+            let sharing = self.amongReplicas.coordinator.sharing()
+            guard let reservation = await self.callShares.reserve(client, through: sharing) else { throw ClientShares.Spent() }
             let search = { @Sendable () async throws -> CellResults in
-                try await self.shared.results(
+                try await self.amongReplicas.results(
                     key,
                     read: CellResults.read,
                     encode: \.json,
                     isKeyRejection: self.search.isKeyRejection,
                     onUnreadable: { logger.warning("a cell's shared results cannot be read: searching it here", metadata: ["cell": "\(cell)"]) },
                     search: { shared in
-                        let charged = ChargedSharing(inner: shared, shares: self.shares, reservation: reservation)
+                        let charged = ChargedSharing(inner: shared, shares: self.callShares, reservation: reservation)
                         let found = try await self.search.search(cell, shared: charged)
                         searched.note()
                         let (candidates, pending) = await self.looks.known(found, previous: await self.previousResults(key, window: window))
@@ -75,10 +75,10 @@ extension NearbyPhotoSource {
             do {
                 results = try await search()
             } catch {
-                await self.shares.settle(reservation, through: sharing)  // given back if no call was made
+                await self.callShares.settle(reservation, through: sharing)  // given back if no call was made
                 throw error
             }
-            await self.shares.settle(reservation, through: sharing)
+            await self.callShares.settle(reservation, through: sharing)
             await store?.storeResults(results.json, cell: key.cell, window: key.window)
             return results
         }

@@ -21,19 +21,25 @@ struct NearbyPhotoSource: Sendable {
         case unknown
     }
 
+    // The search: the source's own, made once among the replicas, and the looks of its candidates.
     let search: any NearbySearch
-    let downloads: PhotoDownloads
+    /// One search of a cell-window among the replicas (claim, wait out a lease, publish; ``SharedSearch``).
+    let amongReplicas: SharedSearch
     /// The looks of a search's candidates: those known at once, the others after the answer (``LateLooks``).
     let looks: CandidateLooks
-    let shared: SharedSearch
-    let context: PhotoContext
-    let state: SearchState
-    /// Each client's share of the calls for new cells.
-    let shares: ClientShares
+    // What the source keeps: in memory, besides the photo store on disk (`context.store`).
     /// Each cell-window's ranked choice; a cell the source cannot be asked about now has none.
     let choices: MemoryLRU<CellWindow, CellChoice>
     /// Each cell's search results for their period (``resultsKey(_:window:)``).
     let results: MemoryLRU<CellWindow, CellResults>
+    /// What it learned between requests besides results: a rejected key, failing cells, unusable photos, people.
+    let state: SearchState
+    // The budget: each client's share of the calls for new cells.
+    let callShares: ClientShares
+    // The downloads of the photos chosen.
+    let downloads: PhotoDownloads
+    /// What every source shares: the clock, metrics, photo store, denylist, stale limit.
+    let context: PhotoContext
 
     /// A source searching with `search`, its images from `downloads`, its budget of `callsPerHour` calls through
     /// `coordinator`; its thumbnails for looks through `thumbnails` (the photos' downloader by default).
@@ -48,10 +54,10 @@ struct NearbyPhotoSource: Sendable {
         self.search = search
         self.downloads = downloads
         self.looks = CandidateLooks(downloader: thumbnails ?? downloads.downloader)
-        self.shared = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
+        self.amongReplicas = SharedSearch(coordinator: coordinator, clock: context.clock, metrics: context.metrics)
         self.context = context
         self.state = SearchState(clock: context.clock)
-        self.shares = ClientShares(budget: search.name, callsPerHour: callsPerHour, clock: context.clock)
+        self.callShares = ClientShares(budget: search.name, callsPerHour: callsPerHour, clock: context.clock)
         self.choices = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
         self.results = MemoryLRU(budget: context.cellCacheEntries) { _ in 1 }
     }
@@ -76,11 +82,10 @@ struct NearbyPhotoSource: Sendable {
         let cached = await self.choices.cached(key)
         if let cached, !cached.answers(variant: variant, shape: shape, excluding: unusable) {
             await self.choices.remove(key)  // the restored photo failed, or another variant is asked: the results are needed
-        } else if cached == nil, variant == 0, unusable.isEmpty, let stored = await self.storedPhoto(cell, shape: shape),
-            stored.isRestorable(in: window, deny: self.context.deny), !people.contains(stored.photo.id)
+        } else if cached == nil, variant == 0, unusable.isEmpty, let restored = await self.restorable(cell, in: window, shape: shape, people: people)
         {
-            await self.choices.insert(CellChoice.restored(stored.photo, for: shape), for: key)
-            return stored.photo
+            await self.choices.insert(CellChoice.restored(restored, for: shape), for: key)
+            return restored
         }
         if let choice = try await self.waitedLookup(cell, key: key, window: window, client: client) {
             return choice.photo(variant: variant, shape: shape, excluding: unusable).map { $0.showing(people: people) }
@@ -150,7 +155,7 @@ struct NearbyPhotoSource: Sendable {
         let interrupted = await self.state.takeInterruptedWait(key)
         let known = await self.knownPhoto(for: cell, in: window, variant: variant, shape: shape)
         let serving: Bool = if case .photo = known { true } else { false }
-        if interrupted || serving { await self.state.noteTimeout(for: key, leaseUntil: await self.shared.leaseEnd(key)) }
+        if interrupted || serving { await self.state.noteTimeout(for: key, leaseUntil: await self.amongReplicas.leaseEnd(key)) }
         guard let stored = await self.standIn(cell, shape: shape), await self.context.store?.hasSourceImage(photoID: stored.photo.id) == true else {
             return nil
         }
@@ -170,6 +175,15 @@ struct NearbyPhotoSource: Sendable {
             if !Task.isCancelled { await self.state.endWait(key) }
             throw error
         }
+    }
+
+    /// The window's own choice for the cell as the photo store kept it (after a restart), when it may be served without
+    /// a search: chosen in `window`, fresh, not denied since, and not found to show people.
+    private func restorable(_ cell: Geohash, in window: TimeWindow, shape: ScreenShape, people: Set<String>) async -> SourcePhoto? {
+        guard let stored = await self.storedPhoto(cell, shape: shape), stored.isRestorable(in: window, deny: self.context.deny),
+            !people.contains(stored.photo.id)
+        else { return nil }
+        return stored.photo
     }
 
     private func storedPhoto(_ cell: Geohash, shape: ScreenShape) async -> StoredPhoto? {
