@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 
-from dockerfile import instructions
+from dockerfile import instructions, linked_libraries
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 results = {"passed": 0, "failed": 0}
@@ -48,10 +48,8 @@ def main():
     for line in runtime:
         for command in re.findall(r"apt-get install ([^&;]*)", line):
             installed |= {word for word in command.split() if not word.startswith("-")}
-    ldd = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+    ldd, libraries, swift = linked_libraries(binary)
     check("the binary finds every library it links", "not found" not in ldd, ldd)
-    libraries = re.findall(r"=>\s+(\S+)\s+\(", ldd) + re.findall(r"^\s+(/\S+)\s+\(", ldd, re.M)
-    swift = [library for library in libraries if "/lib/swift/linux/" in library]
     libraries = [library for library in libraries if library not in swift]
     build_text = "\n".join(lines[stages[-2]:stages[-1]])
     gathered = re.search(r"ldd /build/backdrop \| awk '\$3 ~ \"/lib/swift/linux/\".*cp -t /build/swift", build_text)

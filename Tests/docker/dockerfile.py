@@ -1,8 +1,10 @@
 """Reads a Dockerfile the way both container checks need it: instructions with continuation lines joined and comments
-dropped, split into stages, with each instruction's arguments in Docker's two forms (exec JSON or shell words)."""
+dropped, split into stages, with each instruction's arguments in Docker's two forms (exec JSON or shell words); and
+the libraries a binary links, as the build stage reads them."""
 import json
 import re
 import shlex
+import subprocess
 
 
 def instructions(text):
@@ -63,3 +65,11 @@ def healthcheck(rest):
         raise ValueError(f"cannot read HEALTHCHECK {rest}")
     options, _ = flags(match.group(1))
     return options, (exec_form(match.group(3)) if match.group(2) == "CMD" else None)
+
+
+def linked_libraries(binary):
+    """(`ldd`'s text, the paths of the libraries `binary` links, the Swift runtime's among them: those under a
+    toolchain's lib/swift/linux/, which the build stage gathers into /build/swift with the same test)."""
+    text = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+    paths = re.findall(r"=>\s+(\S+)\s+\(", text) + re.findall(r"^\s+(/\S+)\s+\(", text, re.M)
+    return text, paths, [path for path in paths if "/lib/swift/linux/" in path]

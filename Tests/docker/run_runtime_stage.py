@@ -40,7 +40,7 @@ import urllib.error
 import urllib.request
 import zlib
 
-from dockerfile import env_pairs, exec_form, flags, healthcheck, instructions, split, stages
+from dockerfile import env_pairs, exec_form, flags, healthcheck, instructions, linked_libraries, split, stages
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from backdrop_server import metric  # noqa: E402
@@ -174,10 +174,8 @@ def swift_runtime(binary, work):
     (`ldd`, every library under a toolchain's lib/swift/linux/)."""
     folder = os.path.join(work, "swift")
     os.makedirs(folder)
-    for line in subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout.splitlines():
-        words = line.split()
-        if len(words) >= 3 and "/lib/swift/linux/" in words[2]:
-            shutil.copy(words[2], folder)
+    for library in linked_libraries(binary)[2]:
+        shutil.copy(library, folder)
     return folder
 
 
@@ -578,8 +576,9 @@ def main():
         if os.geteuid() != 0:
             print("container: skipped: debootstrap needs root")
             return
-        print(f"container: the root filesystem of {runtime_image(instructions(open(dockerfile).read()))}", flush=True)
-        base_rootfs(runtime_image(instructions(open(dockerfile).read())))
+        image = runtime_image(instructions(open(dockerfile).read()))
+        print(f"container: the root filesystem of {image}", flush=True)
+        base_rootfs(image)
         return
     binary = os.path.abspath(sys.argv[1])
     print(f"container: running the runtime stage of {os.path.relpath(dockerfile, ROOT)} with {binary}", flush=True)

@@ -10,7 +10,10 @@ package enum PhotoOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether it searches near the place, and so can serve a cell's photo from an earlier window, marked stale.
     package var searchesNearby: Bool { self != .stock }
 
-    /// What `X-Backdrop-Source` and the JSON's `source` can say of it: its name, and for a nearby source that name
-    /// marked stale.
-    package var labels: [String] { self.searchesNearby ? [self.rawValue, "\(self.rawValue); stale"] : [self.rawValue] }
+    /// What `X-Backdrop-Source` and the JSON's `source` say of a photo from it: its name, marked when the photo is a
+    /// stale stand-in (`flickr; stale`).
+    package func label(stale: Bool) -> String { stale ? "\(self.rawValue); stale" : self.rawValue }
+
+    /// Every label it can have: its name, and for a nearby source that name marked stale.
+    package var labels: [String] { self.searchesNearby ? [self.label(stale: false), self.label(stale: true)] : [self.label(stale: false)] }
 }

@@ -85,7 +85,7 @@ package struct SourcePhoto: Sendable, Hashable, Codable {
     }
 
     /// What the source header says: one of its origin's ``PhotoOrigin/labels`` (`flickr`, or `flickr; stale`).
-    package var sourceLabel: String { self.stale ? "\(self.origin.rawValue); stale" : self.origin.rawValue }
+    package var sourceLabel: String { self.origin.label(stale: self.stale) }
 
     /// Stock photos and stale ones stand in for what was asked; caches should keep them briefly.
     package var isFallback: Bool { self.origin == .stock || self.stale }

@@ -2,8 +2,7 @@ import Foundation
 
 extension Settings {
     /// Wikimedia Commons, searched with no key (``CommonsSearch``).
-    @dynamicMemberLookup
-    package struct Commons: Sendable, Equatable {
+    package struct Commons: EmbedsNearbySource {
         /// The keys every nearby source has; its own image hosts are `upload.wikimedia.org` and `thumb.wikimedia.org`.
         package var nearby = NearbySource(endpoint: "https://commons.wikimedia.org/w/api.php")
         /// Who calls, as Wikimedia's policy asks: a name and a way to reach whoever runs this instance. Operators put
@@ -23,11 +22,6 @@ extension Settings {
         package var mediaMbps = 25
 
         package init() {}
-
-        package subscript<Value>(dynamicMember path: WritableKeyPath<NearbySource, Value>) -> Value {
-            get { self.nearby[keyPath: path] }
-            set { self.nearby[keyPath: path] = newValue }
-        }
 
         /// Whether the operator has said who runs this instance (the default names only the project).
         var hasOwnContact: Bool { !self.userAgent.contains("operators: put your contact") }

@@ -2,8 +2,7 @@ import Foundation
 
 extension Settings {
     /// `flickr`: the Flickr photo source, asked only with a key.
-    @dynamicMemberLookup
-    package struct Flickr: Sendable, Equatable {
+    package struct Flickr: EmbedsNearbySource {
         package var apiKey = ""
         /// The keys every nearby source has.
         package var nearby = NearbySource(endpoint: "https://api.flickr.com/services/rest/")
@@ -14,11 +13,6 @@ extension Settings {
         package var callsPerHour = 3600
 
         package init() {}
-
-        package subscript<Value>(dynamicMember path: WritableKeyPath<NearbySource, Value>) -> Value {
-            get { self.nearby[keyPath: path] }
-            set { self.nearby[keyPath: path] = newValue }
-        }
 
         var allowedLicenses: Set<Int> {
             Set(self.licenses.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })

@@ -38,3 +38,18 @@ extension Settings {
         }
     }
 }
+
+/// A section that embeds the keys every nearby source has (``Settings/NearbySource``), read as its own fields
+/// (`settings.flickr.totalTimeout`, `settings.commons.endpoint`). Its radius and call budget stay its own: the APIs'
+/// limits differ (Flickr searches 32 km at most, Commons 10).
+@dynamicMemberLookup
+package protocol EmbedsNearbySource: Sendable, Equatable {
+    var nearby: Settings.NearbySource { get set }
+}
+
+extension EmbedsNearbySource {
+    package subscript<Value>(dynamicMember path: WritableKeyPath<Settings.NearbySource, Value>) -> Value {
+        get { self.nearby[keyPath: path] }
+        set { self.nearby[keyPath: path] = newValue }
+    }
+}
