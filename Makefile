@@ -99,10 +99,12 @@ test-pixels: test-deps
 	@STAGE_OUTPUT=buffered Tools/stage.sh "placeholders" $(TEST_VENV)/bin/python Tests/placeholders/check_placeholders.py $(RELEASE_BIN) $(TEST_OUTPUT)
 	@STAGE_OUTPUT=buffered Tools/stage.sh "openapi" $(TEST_VENV)/bin/python Tests/api/test_openapi.py $(RELEASE_BIN) $(TEST_OUTPUT)
 
-# Legibility and the checks of processes and clients that time nothing, the other lane.
+# Legibility and the checks of processes and clients that time nothing (the docs' commands run as written among them),
+# the other lane.
 test-processes: test-deps
 	@STAGE_OUTPUT=buffered Tools/stage.sh "legibility" $(TEST_VENV)/bin/python Tests/legibility/check_legibility.py $(RELEASE_BIN) $(TEST_OUTPUT)
 	@STAGE_OUTPUT=buffered Tools/stage.sh "cli" Tests/cli/run.sh $(RELEASE_BIN)
+	@STAGE_OUTPUT=buffered Tools/stage.sh "docs" python3 Tests/docs/check_commands.py $(RELEASE_BIN)
 	@STAGE_OUTPUT=buffered Tools/stage.sh "browser" $(TEST_VENV)/bin/python Tests/browser/test_demo.py $(RELEASE_BIN) $(TEST_OUTPUT)
 	@STAGE_OUTPUT=buffered Tools/stage.sh "backdropkit" $(TEST_VENV)/bin/python Tests/backdropkit/run.py $(RELEASE_BIN) $(TEST_OUTPUT)
 	@STAGE_OUTPUT=buffered Tools/stage.sh "tracing" $(TEST_VENV)/bin/python Tests/tracing/check_traces.py $(RELEASE_BIN) $(TEST_OUTPUT)
