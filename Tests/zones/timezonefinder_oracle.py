@@ -3,9 +3,13 @@
 grid Backdrop compiles from them) and Python's zoneinfo (the system's tzdata), at places spread over the world, for the
 Swift tests' check of ZoneGrid and CivilClock (Tests/BackdropTests/CivilTimeTests.swift).
 
-usage: timezonefinder_oracle.py [--check]
+usage: timezonefinder_oracle.py [--check | --solar-error]
 Writes Tests/BackdropTests/Fixtures/zones-timezonefinder.json; with --check, computes it again and fails unless the
-committed file is exactly what timezonefinder gives (so the fixture can only be its own answers).
+committed file is exactly what timezonefinder gives (so the fixture can only be its own answers). With --solar-error,
+reads the committed file and prints the share of land (its uniform points in a zone of a country, not the sea's
+Etc/GMT zones) whose civil clock is within an hour of local mean solar time, in January and in July: how often a
+reading of the sun by solar time alone would land within the hour either side of a phase boundary
+(docs/photos.md).
 Places: 6,000 points uniform on the sphere between 60° S and 75° N (seeded), and 2,000 within 30 km of the places
 photos come from most (seeded around 40 cities), each with the zone's name and its offsets on 15 January and 15 July
 2026 at noon UTC, in seconds.
@@ -58,7 +62,20 @@ def table():
             "dates": [int(when.timestamp()) for when in DATES], "rows": rows}
 
 
+def solar_error():
+    with open(FIXTURE) as handle:
+        rows = json.load(handle)["rows"][:6000]  # the uniform points; the 2,000 near cities would weigh cities
+    land = [row for row in rows if not row[2].startswith("Etc/")]
+    for index, month in enumerate(["January", "July"]):
+        within = sum(abs(row[3 + index] - row[1] * 240) <= 3600 for row in land)
+        print(f"{month}: civil clock within an hour of solar time on {100 * within / len(land):.0f} % of land "
+              f"({within} of {len(land)} points)")
+
+
 def main():
+    if sys.argv[1:] == ["--solar-error"]:
+        solar_error()
+        return
     text = json.dumps(table(), separators=(",", ":")) + "\n"
     if sys.argv[1:] == ["--check"]:
         with open(FIXTURE) as handle:
