@@ -315,7 +315,7 @@ struct CacheTests {
         let cacheFolder = blocker.appendingPathComponent("cache")
         let metrics = BackdropMetrics()
         let records = LogRecords()
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logger = records.logger
         var settings = Self.settings(cacheFolder: cacheFolder)
         settings.server.logLevel = .info
         try await Self.withApp(settings, metrics: metrics, logger: logger) { client in

@@ -146,7 +146,7 @@ struct CommonsTests {
 
     @Test func withNoKeyAPlaceCommonsKnowsGetsACommonsPhotoCreditedExactly() async throws {
         try await CommonsBackdrop.withBackdrop({ [.json($0.searchJSON([File(pageid: 4242)]))] }) { commons, client, records in
-            let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=390&height=844")
+            let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=390&height=844")
             #expect(json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
             #expect(json["owner"] as? String == "Jean Photographe & co" && json["title"] as? String == "Tour Eiffel vue du Trocadéro")
             #expect((json["license"] as? [String: Any])?["name"] as? String == "CC BY-SA 4.0")
@@ -185,14 +185,14 @@ struct CommonsTests {
         try await CommonsBackdrop.withBackdrop(answers, clock: clock) { commons, client, _ in
             var ids = Set<String>()
             for _ in 0..<4 {  // four windows of one day
-                let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                let (_, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                 #expect(json["source"] as? String == "commons")
                 ids.insert(json["photoId"] as? String ?? "")
                 clock.advance(900)
             }
             #expect(commons.geosearches.count == 1 && commons.searches.count == 3, "one search (three calls) a day per cell")
             #expect(ids.count == 2, "the windows still take turns: \(ids)")
-            let (_, elsewhere) = try await CommonsBackdrop.json(client, "lat=-75&lon=120&width=64&height=64")
+            let (_, elsewhere) = try await TestApp.answerAndJSON(client, "lat=-75&lon=120&width=64&height=64")
             #expect(elsewhere["source"] as? String == "stock", "nothing near: stock")
         }
     }
@@ -207,13 +207,13 @@ struct CommonsTests {
         try await StandInCommons.run(answers) { commons in
             for restart in 0..<2 {
                 let records = LogRecords()
-                let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+                let logger = records.logger
                 let settings = CommonsBackdrop.settings(commons) {
                     $0.cache.folder = folder.path
                     $0.commons.userAgent = Settings.Commons().userAgent
                 }
                 try await TestApp.run(settings, clock: clock, logger: logger) { client in
-                    let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=1")
+                    let (_, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=1")
                     #expect(json["source"] as? String == "commons", "after \(restart) restarts")
                 }
                 #expect(records.all.contains { $0.message.contains("commons.userAgent names only the project") }, "the default is warned of")
@@ -241,7 +241,7 @@ struct CommonsTests {
         // reached the stand-in.
         try await CommonsBackdrop.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(2500) }) { commons, client, _ in
             let start = ContinuousClock.now
-            let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+            let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
             // The deadline (2.5 s) and the stock render (0.4 s alone): 8 s, since the whole suite shares two cores'
             // cooperative threads with it.
@@ -249,7 +249,7 @@ struct CommonsTests {
             // The search outlives a passed deadline: counted once it has reached the stand-in.
             try await waitUntil("the search to reach the stand-in", limit: .seconds(20)) { commons.searches.count >= 1 }
             let searched = commons.searches.count
-            _ = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+            _ = try await TestApp.answerAndJSON(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
             if fault == "http429" {
                 #expect(commons.searches.count == searched, "Retry-After: no cell asks Commons again before it")
             }
@@ -270,12 +270,12 @@ struct CommonsTests {
                 // not, once, on two cores); the first request waits it out on the hanging Flickr.
                 settings.photos.requestDeadline = .seconds(4)
                 try await TestApp.run(settings, metrics: metrics) { client in
-                    let (first, _) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                    let (first, _) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(first.headers[BackdropHeaders.source] == "stock", "Flickr never answered: the deadline's fallback")
                     #expect(commons.searches.isEmpty, "the request never reached Commons")
                     #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1 && value(#"backdrop_fallbacks_total{kind="commons"}"#) == nil)
                     // Flickr, which was waited on, backs off the cell; Commons, never asked, stands in at once.
-                    let (second, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                    let (second, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(second.headers[BackdropHeaders.source] == "commons" && json["photoId"] as? String == "commons-4242")
                     #expect(flickr.searches.count == 1, "Flickr not asked again while it backs off")
                     #expect(value(#"backdrop_fallbacks_total{kind="stock"}"#) == 1, "a Commons photo is no stock fallback")

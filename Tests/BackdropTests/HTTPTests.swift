@@ -11,7 +11,7 @@ import Testing
 struct HTTPTests {
     @Test func overloadShedsWithA503AndOneSummaryLineNotOneLineEach() async throws {
         let records = LogRecords()
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logger = records.logger
         var settings = TestApp.settings(logLevel: .info)
         settings.render.maxPending = 1
         let served = Mutex(0)
@@ -235,7 +235,7 @@ struct HTTPTests {
 
     @Test func oneLogLinePerRequestWithoutCoordinates() async throws {
         let records = LogRecords()
-        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+        let logger = records.logger
         try await TestApp.withApp(logger: logger) { client in
             _ = try await TestApp.get(client, "/background?lat=42.61234&lon=-5.60123&width=10&height=10")
             _ = try await TestApp.get(client, "/background?lat=oops&lon=1")

@@ -65,7 +65,7 @@ struct LandmarkTests {
                 var shown = [Int]()
                 for variant in 0..<6 {
                     let query = "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=\(width)&height=\(height)&variant=\(variant)"
-                    let (_, json) = try await CommonsBackdrop.json(client, query)
+                    let (_, json) = try await TestApp.answerAndJSON(client, query)
                     #expect(json["source"] as? String == "commons")
                     shown.append(Int((json["photoId"] as? String ?? "").dropFirst("commons-".count)) ?? 0)
                 }
@@ -88,10 +88,10 @@ struct LandmarkTests {
     @Test func aPlaceWithoutAssessedFilesGetsTheNearestInThreeCalls() async throws {
         let town = Self.town().filter { $0.pageid > 1000 }
         try await CommonsBackdrop.withBackdrop({ _ in [.files(town)] }) { commons, client, _ in
-            let (_, json) = try await CommonsBackdrop.json(client, "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200")
+            let (_, json) = try await TestApp.answerAndJSON(client, "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200")
             #expect(json["source"] as? String == "commons")
             #expect(commons.assessedSearches.count == 2 && commons.geosearches.count == 1)
-            let (_, again) = try await CommonsBackdrop.json(
+            let (_, again) = try await TestApp.answerAndJSON(
                 client,
                 "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200&variant=1"
             )
@@ -113,7 +113,7 @@ struct LandmarkTests {
             var shown = Set<String>()
             for variant in 0..<3 {
                 let query = "lat=\(Self.tower.latitude)&lon=\(Self.tower.longitude)&width=320&height=200&variant=\(variant)"
-                let (_, json) = try await CommonsBackdrop.json(client, query)
+                let (_, json) = try await TestApp.answerAndJSON(client, query)
                 #expect(json["source"] as? String == "commons")
                 shown.insert(json["photoId"] as? String ?? "")
             }
@@ -144,7 +144,7 @@ struct LandmarkTests {
                 var shown = [Int]()
                 for variant in 0..<6 {
                     let query = "lat=\(centre.latitude)&lon=\(centre.longitude)&width=\(width)&height=\(height)&variant=\(variant)"
-                    let (_, json) = try await CommonsBackdrop.json(client, query)
+                    let (_, json) = try await TestApp.answerAndJSON(client, query)
                     shown.append(Int((json["photoId"] as? String ?? "").dropFirst("commons-".count)) ?? 0)
                 }
                 #expect(shown.allSatisfy { $0 >= 1093 }, "\(width)x\(height): every variant a street or a square: \(shown)")

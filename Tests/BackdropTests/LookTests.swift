@@ -130,7 +130,7 @@ struct LookTests {
             try await TestApp.run(CommonsBackdrop.settings(commons), clock: clock, lateLooks: lateLooks) { client in
                 var shown = [String]()
                 for _ in 0..<16 {
-                    let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                    let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(answer.status == .ok && json["source"] as? String == "commons")
                     shown.append(json["photoId"] as? String ?? "")
                     if shown.count == 1 { await lateLooks.settled() }  // the looks come after the first answer
@@ -139,7 +139,7 @@ struct LookTests {
                 #expect(Set(shown).count == 3 && !(shown.contains("commons-1") && shown.contains("commons-2")), "\(shown)")
                 #expect(Set(commons.looks.map(\.path)).count == 4 && commons.looks.count == 4, "\(commons.looks.map(\.path))")
                 #expect(commons.looks.allSatisfy { $0.userAgent?.hasPrefix("Backdrop-tests/1.0 (ops@example.org)") == true })
-                _ = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                _ = try await TestApp.answerAndJSON(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
                 await lateLooks.settled()
                 #expect(commons.geosearches.count == 2 && commons.looks.count == 4, "looks already hashed are not fetched again")
             }
@@ -197,7 +197,7 @@ struct LookTests {
             try await TestApp.run(settings, clock: clock, lateLooks: lateLooks) { client in
                 var shown = [String]()
                 for _ in 0..<8 {
-                    let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                    let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                     #expect(answer.status == .ok && json["source"] as? String == "commons", "\(fault)")
                     shown.append(json["photoId"] as? String ?? "")
                     if shown.count == 1 { await lateLooks.settled() }

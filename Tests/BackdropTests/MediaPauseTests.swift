@@ -18,7 +18,7 @@ struct MediaPauseTests {
         let files = [file]
         try await CommonsBackdrop.withBackdrop({ [.json($0.searchJSON(files))] }, clock: clock) { commons, client, _ in
             func ask(_ width: Int) async throws -> String? {
-                let (answer, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=\(width)&height=64")
+                let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=\(width)&height=64")
                 #expect(answer.status == .ok)
                 return json["source"] as? String
             }
@@ -46,7 +46,7 @@ struct MediaPauseTests {
             let settings = CommonsBackdrop.settings(commons) { $0.commons.mediaPerHour = 2 }
             try await TestApp.run(settings, clock: clock, lateLooks: lateLooks) { client in
                 func ask(_ place: String) async throws -> String? {
-                    let (answer, json) = try await CommonsBackdrop.json(client, "\(place)&width=64&height=64")
+                    let (answer, json) = try await TestApp.answerAndJSON(client, "\(place)&width=64&height=64")
                     #expect(answer.status == .ok)
                     return json["source"] as? String
                 }
@@ -79,7 +79,7 @@ struct MediaPauseTests {
             let places = ["lat=48.8584&lon=2.2945", "lat=40.4168&lon=-3.7038", "lat=52.52&lon=13.40"]
             let sources = try await withThrowingTaskGroup(of: String?.self) { group in
                 for place in places {
-                    group.addTask { try await CommonsBackdrop.json(client, "\(place)&width=64&height=64").1["source"] as? String }
+                    group.addTask { try await TestApp.answerAndJSON(client, "\(place)&width=64&height=64").1["source"] as? String }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }

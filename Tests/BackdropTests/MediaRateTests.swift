@@ -111,7 +111,7 @@ struct MediaRateTests {
                 return []
             }
             try await TestApp.run(settings, resolve: resolve) { client in
-                let (answer, json) = try await CommonsBackdrop.json(client, "\(RealAnswers.mitQuery)&width=390&height=844")
+                let (answer, json) = try await TestApp.answerAndJSON(client, "\(RealAnswers.mitQuery)&width=390&height=844")
                 #expect(answer.status == .ok && json["source"] as? String == "stock")
             }
         }

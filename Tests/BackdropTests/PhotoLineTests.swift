@@ -47,7 +47,7 @@ struct PhotoLineTests {
                 settings.commons.totalTimeout = callTimeout
                 settings.commons.maxDownloadMB = 1
                 let records = LogRecords()
-                let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+                let logger = records.logger
                 try await TestApp.run(settings, clock: clock, logger: logger) { client in try await body(standInFlickr, standInCommons, client, records) }
             }
         }
@@ -124,7 +124,7 @@ struct PhotoLineTests {
             #expect(served == "stock")
             // As above: the deadline, and a margin for the whole suite beside it; a hang would take 60 s.
             #expect(ContinuousClock.now - start < .seconds(16))
-            let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
+            let (answer, json) = try await TestApp.answerAndJSON(client, Self.paris)
             #expect(answer.status == .ok && json["source"] as? String == "stock")
             #expect(json["phase"] as? String == (atNight ? "night" : json["photoPhase"] as? String), "the stock photo shows the sky: \(json)")
             #expect(json["photoPhase"] as? String == json["phase"] as? String, "\(json)")
@@ -132,7 +132,7 @@ struct PhotoLineTests {
             let library = try StockPhotoLibrary.load(folder: Fixtures.stockFolder)
             let shapes = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.photo.id, ScreenShape($0.size)) })
             for (size, shape) in [("width=1920&height=1080", ScreenShape.landscape), ("width=390&height=844", .portrait)] {
-                let (answer, json) = try await CommonsBackdrop.json(client, "lat=48.8566&lon=2.3522&\(size)")
+                let (answer, json) = try await TestApp.answerAndJSON(client, "lat=48.8566&lon=2.3522&\(size)")
                 let id = json["photoId"] as? String ?? ""
                 #expect(answer.status == .ok && json["source"] as? String == "stock" && json["orientation"] as? String == shape.rawValue)
                 #expect(shapes[id] == shape && json["photoPhase"] as? String == json["phase"] as? String, "\(size): \(json)")
@@ -211,7 +211,7 @@ struct PhotoLineTests {
             return [.json(text)]
         }) { commons in
             try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
-                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
+                let (answer, json) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["photoId"] as? String == "commons-4242")
             }
         }

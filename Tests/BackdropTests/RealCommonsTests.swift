@@ -60,7 +60,7 @@ struct RealCommonsTests {
         let asked = Mutex<Set<String>>([])
         try await StandInCommons.run({ _ in [.json(recorded)] }) { commons in
             let records = LogRecords()
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+            let logger = records.logger
             let settings = CommonsBackdrop.settings(commons) { $0.photos.sources = [.commons, .stock] }
             // Nothing beyond loopback resolves here: a name asked for is a photo tried, and only the network stops it.
             let resolve: @Sendable (String) async -> [String] = { host in
@@ -68,7 +68,7 @@ struct RealCommonsTests {
                 return []
             }
             try await TestApp.run(settings, logger: logger, resolve: resolve) { client in
-                let (answer, json) = try await CommonsBackdrop.json(client, "\(RealAnswers.mitQuery)&width=390&height=844")
+                let (answer, json) = try await TestApp.answerAndJSON(client, "\(RealAnswers.mitQuery)&width=390&height=844")
                 #expect(answer.status == .ok && json["source"] as? String == "stock", "no network here: stock at the end of the line")
             }
             let passed = records.all.first { $0.message == "photos passed over" }?.metadata["passed"] ?? ""
@@ -252,7 +252,7 @@ struct RealCommonsTests {
                 ]
             }
             try await CommonsBackdrop.withBackdrop(answer) { _, client, _ in
-                let (response, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                let (response, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
                 #expect(response.status == .ok && json["source"] as? String == "commons", "GPSLatitude \(latitude)")
             }
         }
@@ -346,7 +346,7 @@ struct RealCommonsTests {
                 let ids = Mutex<[String]>([])
                 try await TestApp.run(settings) { client in
                     for variant in 0..<2 {
-                        let (_, json) = try await CommonsBackdrop.json(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=\(variant)")
+                        let (_, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64&variant=\(variant)")
                         ids.withLock { $0.append(json["photoId"] as? String ?? "") }
                     }
                 }

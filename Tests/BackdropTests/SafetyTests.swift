@@ -16,7 +16,7 @@ struct SafetyTests {
     static func firstVariants(_ client: some TestClientProtocol) async throws -> [[String: Any]] {
         var answers = [[String: Any]]()
         for variant in 0..<3 {
-            let (answer, json) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=\(variant)")
+            let (answer, json) = try await TestApp.answerAndJSON(client, "\(Self.paris)&variant=\(variant)")
             #expect(answer.status == .ok, "variant \(variant)")
             answers.append(json)
         }
@@ -101,7 +101,7 @@ struct SafetyTests {
                 #expect(answers.first?["assessment"] as? String == "featured")
                 let ids = answers.map { $0["photoId"] as? String ?? "" }
                 #expect(ids == ["commons-6", "commons-5", "commons-4"], "assessed first, people after everyone else: \(ids)")
-                let (_, json) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=3")
+                let (_, json) = try await TestApp.answerAndJSON(client, "\(Self.paris)&variant=3")
                 #expect(json["variants"] as? Int == 3, "the nude beach, the painting and the map are not among them")
             }
         }
@@ -147,11 +147,11 @@ struct SafetyTests {
             return [.json(commons.searchJSON([portrait, landscape])), .status(429, [("Retry-After", "600")])]
         }) { commons in
             try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
-                let (_, second) = try await CommonsBackdrop.json(client, "\(Self.paris)&variant=1")
+                let (_, second) = try await TestApp.answerAndJSON(client, "\(Self.paris)&variant=1")
                 #expect(second["photoId"] as? String == "commons-2", "the landscape, while the portrait is untried")
-                let (_, elsewhere) = try await CommonsBackdrop.json(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
+                let (_, elsewhere) = try await TestApp.answerAndJSON(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
                 #expect(elsewhere["source"] as? String == "stock", "Madrid's search meets the 429: Commons is paused")
-                let (_, first) = try await CommonsBackdrop.json(client, Self.paris)
+                let (_, first) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(first["photoId"] as? String == "commons-2" && first["faces"] as? Int == 0, "\(first)")
                 #expect(commons.searches.count == 4, "Paris' three calls, Madrid's one, and no call while paused")
             }
@@ -175,9 +175,9 @@ struct SafetyTests {
     @Test func whenEveryCandidateShowsPeopleTheFirstIsServed() async throws {
         try await StandInCommons.run(Self.portraits(3)) { commons in
             try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
-                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
+                let (answer, json) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
-                let (_, again) = try await CommonsBackdrop.json(client, Self.paris)
+                let (_, again) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
             }
         }
@@ -188,11 +188,11 @@ struct SafetyTests {
     @Test func aCellOfPortraitsCostsThreeDownloads() async throws {
         try await StandInCommons.run(Self.portraits(8)) { commons in
             try await TestApp.run(CommonsBackdrop.settings(commons)) { client in
-                let (answer, json) = try await CommonsBackdrop.json(client, Self.paris)
+                let (answer, json) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(answer.status == .ok && json["source"] as? String == "commons" && json["faces"] as? Int == 1, "\(json)")
                 let photos = Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first })
                 #expect(photos.count == 3, "three photos downloaded of eight portraits: \(photos.sorted())")
-                let (_, again) = try await CommonsBackdrop.json(client, Self.paris)
+                let (_, again) = try await TestApp.answerAndJSON(client, Self.paris)
                 #expect(again["photoId"] as? String == json["photoId"] as? String, "the window keeps it")
                 #expect(Set(commons.downloads.compactMap { $0.path.split(separator: "~").last?.split(separator: "/").first }).count == 3)
             }

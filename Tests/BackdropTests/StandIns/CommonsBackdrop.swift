@@ -1,11 +1,4 @@
-import Foundation
-import Hummingbird
 import HummingbirdTesting
-import Logging
-import NIOCore
-import NIOPosix
-import Synchronization
-import Testing
 
 @testable import Backdrop
 
@@ -44,15 +37,10 @@ enum CommonsBackdrop {
     ) async throws {
         try await StandInCommons.run(answers) { commons in
             let records = LogRecords()
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+            let logger = records.logger
             try await TestApp.run(Self.settings(commons, configure), clock: clock, logger: logger) { client in
                 try await body(commons, client, records)
             }
         }
-    }
-
-    static func json(_ client: some TestClientProtocol, _ query: String) async throws -> (TestApp.Answer, [String: Any]) {
-        let answer = try await TestApp.get(client, "/background.json?\(query)")
-        return (answer, try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]))
     }
 }

@@ -1,10 +1,4 @@
-import Foundation
-import Hummingbird
 import HummingbirdTesting
-import Logging
-import NIOCore
-import NIOPosix
-import Synchronization
 import Testing
 
 @testable import Backdrop
@@ -54,7 +48,7 @@ enum FlickrBackdrop {
     ) async throws {
         try await StandInFlickr.run(answers) { flickr in
             let records = LogRecords()
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
+            let logger = records.logger
             try await TestApp.run(Self.settings(flickr, configure), clock: clock, logger: logger, metrics: metrics, lateLooks: lateLooks, live: live)
             {
                 client in try await body(flickr, client, records)

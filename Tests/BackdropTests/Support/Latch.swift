@@ -1,11 +1,5 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import Logging
-import NIOCore
-import NIOPosix
 import Synchronization
-import Testing
 
 @testable import Backdrop
 

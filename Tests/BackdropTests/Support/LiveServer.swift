@@ -1,9 +1,4 @@
-import Foundation
 import Hummingbird
-import HummingbirdTesting
-import Logging
-import NIOCore
-import NIOPosix
 import Synchronization
 import Testing
 

@@ -11,6 +11,8 @@ final class LogRecords: Sendable {
 
     private let records = Mutex<[Record]>([])
     var all: [Record] { self.records.withLock { $0 } }
+    /// A logger whose every line lands here.
+    var logger: Logger { Logger(label: "test") { _ in CapturingLogHandler(records: self) } }
     func append(_ record: Record) { self.records.withLock { $0.append(record) } }
 }
 

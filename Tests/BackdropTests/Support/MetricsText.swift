@@ -1,11 +1,3 @@
-import Foundation
-import Hummingbird
-import HummingbirdTesting
-import Logging
-import NIOCore
-import NIOPosix
-import Synchronization
-import Testing
 
 @testable import Backdrop
 

@@ -2,9 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import NIOCore
-import NIOPosix
-import Synchronization
 import Testing
 
 @testable import Backdrop
@@ -101,9 +98,16 @@ enum TestApp {
         try await Self.run(settings, clock: FixedClock(date: date), test)
     }
 
+    /// `/background.json?query`'s answer and its JSON.
+    static func answerAndJSON(_ client: some TestClientProtocol, _ query: String) async throws -> (Answer, [String: Any]) {
+        let answer = try await Self.get(client, "/background.json?\(query)")
+        return (answer, try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any], "\(query): \(answer.status)"))
+    }
+
+    /// `/background.json?query`'s JSON, expected a 200.
     static func json(_ client: some TestClientProtocol, _ query: String) async throws -> [String: Any] {
-        let answer = try await TestApp.get(client, "/background.json?\(query)")
+        let (answer, json) = try await Self.answerAndJSON(client, query)
         #expect(answer.status == .ok, "\(query): \(String(decoding: answer.body, as: UTF8.self))")
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+        return json
     }
 }
