@@ -162,6 +162,7 @@ bench: bench-deps test-deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/formats.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
+	$(BENCH_VENV)/bin/python Benchmarks/fidelity.py --bench .build/release/backdrop-bench $(ANCHORS)/photos/*.jpg StockPhotos/*.jpg
 	$(BENCH_VENV)/bin/python Benchmarks/avif_study.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	.build/release/backdrop-bench --ranking $(ANCHORS)/photos/*.jpg StockPhotos/*.jpg
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos

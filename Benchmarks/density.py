@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""`make bench`, density: what `dpr`'s lower lossy quality saves, and what the eye loses.
+"""`make bench`, density: what `dpr`'s lower lossy floor saves, and what the eye loses.
 
 usage: density.py --anchors DIR --bench PATH/TO/backdrop-bench [--out DIR]
 
 `backdrop-bench --density` renders every anchor photo for a 390x844-CSS-px screen at dpr 1, 1.5, 2 and 3 (blur 0), as
-a lossless PNG and in JPEG, WebP and AVIF at the density's quality and at dpr 1's. Each lossy file and its PNG are
+a lossless PNG and in JPEG, WebP and AVIF at the density's fidelity floor and at dpr 1's (each quality fitted to its
+floor). Each lossy file and its PNG are
 brought down to 390x844 (box filter: what the screen shows the eye of a denser image) and compared there (PSNR), so the
 dB say how close each file looks to the lossless render at the size the page lays it out. Prints medians over photos:
-bytes and dB at the density's quality, and the bytes the flat quality would have cost for the dB it gains.
+bytes and dB at the density's floor, and the bytes dpr 1's floor would have cost for the dB it gains.
 """
 import argparse
 import glob
@@ -50,14 +51,14 @@ def main():
             references[r["reference"]] = at_css(r["reference"])
         r["db"] = psnr(at_css(r["out"]), references[r["reference"]])
     print(f"\nDensity: {len(photos)} photos, 390x844 CSS px at blur 0; dB at CSS size against the lossless render")
-    print("| format | dpr | quality | kB | dB | kB at dpr 1's quality | dB |")
+    print("| format | dpr | floor | kB | dB | kB at dpr 1's floor | dB |")
     print("|---|---|---|---|---|---|---|")
     for fmt in ("jpeg", "webp", "avif"):
         for density in ("1", "1.5", "2", "3"):
             def med(label, key):
                 return statistics.median(r[key] for r in records if r["format"] == fmt and r["density"] == density and r["quality"] == label)
-            quality = {"jpeg": 80, "webp": 80, "avif": 60}[fmt] - {"1": 0, "1.5": 5, "2": 10, "3": 15}[density]
-            print(f"| {fmt} | {density} | {quality} | {med('dropped', 'bytes') / 1000:.1f} | {med('dropped', 'db'):.1f} "
+            floor = 36 - {"1": 0, "1.5": 1, "2": 2, "3": 3}[density]
+            print(f"| {fmt} | {density} | {floor} dB | {med('dropped', 'bytes') / 1000:.1f} | {med('dropped', 'db'):.1f} "
                   f"| {med('flat', 'bytes') / 1000:.1f} | {med('flat', 'db'):.1f} |")
 
 

@@ -11,7 +11,7 @@ struct AVIFCandidate: Sendable {
     let name: String
     var speed = 10
     var tuning = AVIFLab.Tuning()
-    /// The quantizer from the service's default (at this blur), or one of its own.
+    /// The quantizer the service fits to the render (``FittedQuality``), or one of its own.
     var quantizer: (@Sendable (Int) -> Int)?
 }
 
@@ -45,7 +45,14 @@ let avifCandidates: [AVIFCandidate] = [
             let prepared = PreparedImages(sharp: sharp, style: .light)
             for hundredths in [0, 100] {
                 let picture = prepared.picture(hundredths: hundredths)
-                let serviceQuantizer = settings.avifQuantizer(hundredths: hundredths)
+                let fitted = try FittedQuality.encode(
+                    picture,
+                    format: .avif,
+                    floor: settings.floor(hundredths: hundredths),
+                    minimum: settings.minimumQuality(.avif, hundredths: hundredths),
+                    settings: settings
+                )
+                let serviceQuantizer = FittedQuality.avifQuantizer(fitted.quality)
                 _ = try AVIFEncoder.encode(picture, quantizer: serviceQuantizer, speed: settings.avifSpeed)  // warm-up
                 for candidate in avifCandidates {
                     let quantizer = candidate.quantizer?(serviceQuantizer) ?? serviceQuantizer

@@ -1,6 +1,6 @@
 // `--density`: what `dpr`'s lower lossy quality costs and saves. Per photo and density (1, 1.5, 2, 3) a 390x844-CSS-px
-// render at blur 0, as a lossless PNG and in each lossy format twice: at the density's quality (``Density``) and at
-// density 1's. Benchmarks/density.py measures each against the PNG at CSS size (both brought down to 390x844, as the
+// render at blur 0, as a lossless PNG and in each lossy format twice: at the density's fidelity floor (``Density``)
+// and at density 1's. Benchmarks/density.py measures each against the PNG at CSS size (both brought down to 390x844, as the
 // screen shows them to the eye) and prints bytes and dB.
 
 import Backdrop

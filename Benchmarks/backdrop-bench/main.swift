@@ -1,6 +1,6 @@
 // Times Backdrop's render stages on JPEG photos, single-threaded, for `make bench`.
 //
-// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking | --density] PHOTO.jpg...
+// usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking | --density | --fidelity | --fidelity-served] PHOTO.jpg...
 // Prints one JSON object per line: per photo, the median milliseconds of each stage of a 640x1136 render at
 // blur 0.5 (file read + decode, crop, effect, blend, encode + file write, total), the blur-only render time
 // (blend + encode of a photo already prepared), the PNG size, and PNG encoder alternatives on the same image.
@@ -23,6 +23,8 @@ struct Arguments {
     var avifStudy = false
     var density = false
     var ranking = false
+    var fidelity = false
+    var fidelityServed = false
 
     init(_ list: [String]) {
         var iterator = list.makeIterator()
@@ -34,6 +36,8 @@ struct Arguments {
             case "--avif-study": self.avifStudy = true
             case "--density": self.density = true
             case "--ranking": self.ranking = true
+            case "--fidelity": self.fidelity = true
+            case "--fidelity-served": self.fidelityServed = true
             default: self.photos.append(argument)
             }
         }
@@ -177,6 +181,16 @@ let alternatives: [PNGLab] = [
 
 if arguments.ranking {
     try benchRanking(arguments.photos, runs: arguments.runs)
+    exit(0)
+}
+
+if arguments.fidelityServed {
+    try benchServedFidelity(arguments.photos, runs: arguments.runs)
+    exit(0)
+}
+
+if arguments.fidelity {
+    try studyFidelity(arguments.photos)
     exit(0)
 }
 

@@ -89,3 +89,36 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int
 void bd_avif_free(uint8_t *bytes) {
     free(bytes);
 }
+
+int bd_avif_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,
+                   size_t message_size) {
+    avifDecoder *decoder = avifDecoderCreate();
+    avifImage *image = avifImageCreateEmpty();
+    avifResult result = decoder == NULL || image == NULL ? AVIF_RESULT_OUT_OF_MEMORY : AVIF_RESULT_OK;
+    if (result == AVIF_RESULT_OK) {
+        decoder->maxThreads = 1;
+        result = avifDecoderReadMemory(decoder, image, data, length);
+    }
+    int status = -1;
+    if (result != AVIF_RESULT_OK) {
+        describe(result, NULL, message, message_size);
+    } else if ((int)image->width != width || (int)image->height != height) {
+        snprintf(message, message_size, "not an AVIF of %dx%d", width, height);
+    } else {
+        avifRGBImage target;
+        avifRGBImageSetDefaults(&target, image);
+        target.format = AVIF_RGB_FORMAT_RGB;
+        target.depth = 8;
+        target.pixels = rgb;
+        target.rowBytes = (uint32_t)width * 3;
+        result = avifImageYUVToRGB(image, &target);
+        if (result == AVIF_RESULT_OK) {
+            status = 0;
+        } else {
+            describe(result, NULL, message, message_size);
+        }
+    }
+    if (image != NULL) avifImageDestroy(image);
+    if (decoder != NULL) avifDecoderDestroy(decoder);
+    return status;
+}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <webp/decode.h>
 #include <webp/encode.h>
 
 static const char *describe(WebPEncodingError code) {
@@ -67,4 +68,20 @@ int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int
 
 void bd_webp_free(uint8_t *bytes) {
     WebPFree(bytes);
+}
+
+int bd_webp_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,
+                   size_t message_size) {
+    int found_width = 0;
+    int found_height = 0;
+    if (!WebPGetInfo(data, length, &found_width, &found_height) || found_width != width || found_height != height) {
+        snprintf(message, message_size, "not a WebP of %dx%d", width, height);
+        return -1;
+    }
+    size_t size = (size_t)width * (size_t)height * 3;
+    if (WebPDecodeRGBInto(data, length, rgb, size, width * 3) == NULL) {
+        snprintf(message, message_size, "the WebP could not be decoded");
+        return -1;
+    }
+    return 0;
 }

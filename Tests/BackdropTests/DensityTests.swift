@@ -49,13 +49,15 @@ struct DensityTests {
         }
     }
 
-    @Test func lossyQualityFallsAsDensityRises() {
+    @Test func theSharpFloorFallsAsDensityRisesTheBlurredOneStays() {
         let settings = EncoderSettings()
         #expect(settings.at(.x1) == settings)
-        #expect([Density.x1_5, .x2, .x3].map { settings.at($0).jpegQuality } == [75, 70, 65])
-        #expect([Density.x1_5, .x2, .x3].map { settings.at($0).webpQuality } == [75, 70, 65])
-        #expect(settings.at(.x3).avifQuantizer(hundredths: 0) > settings.avifQuantizer(hundredths: 0))
-        #expect(settings.at(.x3).avifQuantizer(hundredths: 100) == settings.avifQuantizer(hundredths: 100), "blurred AVIF keeps its quality")
+        #expect([Density.x1_5, .x2, .x3].map { settings.at($0).floor(hundredths: 0) } == [35, 34, 33])
+        #expect(
+            [Density.x1, .x1_5, .x2, .x3].map { settings.at($0).floor(hundredths: 100) } == [45, 45, 45, 45],
+            "smooth gradients band at any density"
+        )
+        #expect(settings.at(.x2).floor(hundredths: 50) == 34 && settings.at(.x2).floor(hundredths: 75) == 39.5)
     }
 
     @Test func aDenserRenderIsItsOwnImageNotTheSameSizeAtDensityOne() async throws {
@@ -65,7 +67,7 @@ struct DensityTests {
             #expect(dense.status == .ok && plain.status == .ok)
             let (a, b) = (try JPEGDecoder.decode(dense.body), try JPEGDecoder.decode(plain.body))
             #expect(a.width == 400 && b.width == 400 && a.height == 600)
-            #expect(dense.body.count < plain.body.count, "quality 70 at dpr 2, 80 at 1: \(dense.body.count) vs \(plain.body.count)")
+            #expect(dense.body.count < plain.body.count, "a 34 dB floor at dpr 2, 36 at 1: \(dense.body.count) vs \(plain.body.count)")
         }
     }
 

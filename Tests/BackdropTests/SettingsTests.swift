@@ -12,8 +12,8 @@ struct SettingsTests {
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
         #expect(Set(json.keys) == ["server", "photos", "render", "images", "flickr", "commons", "cache", "cluster", "telemetry"])
         let keyCount: Int = json.values.map { $0.count }.reduce(0, +)
-        // server 13, photos 9, render 15, images 3, flickr 13, commons 10, cache 10, cluster 4, telemetry 5
-        #expect(keyCount == 84)
+        // server 13, photos 9, render 13, images 3, flickr 13, commons 10, cache 10, cluster 4, telemetry 5
+        #expect(keyCount == 82)
     }
 
     @Test func theOldMemoryKeysAreAcceptedWithAWarningNamingTheNewOnes() throws {
@@ -36,7 +36,10 @@ struct SettingsTests {
         let new = try ConfigText.parse(#"{"photos": {"requestDeadlineSeconds": 7, "cellCacheEntries": 500}}"#)
         #expect(new.photos.requestDeadline == .seconds(7) && new.photos.cellCacheEntries == 500 && new.warnings.isEmpty)
         #expect(ConfigText.configError(#"{"flickr": {"cellCacheEntries": 5}, "photos": {"cellCacheEntries": 6}}"#)?.key == "flickr.cellCacheEntries")
-        #expect(ConfigText.configError(#"{"flickr": {"requestDeadlineSeconds": 0}}"#)?.key == "flickr.requestDeadlineSeconds", "an error names the key given")
+        #expect(
+            ConfigText.configError(#"{"flickr": {"requestDeadlineSeconds": 0}}"#)?.key == "flickr.requestDeadlineSeconds",
+            "an error names the key given"
+        )
     }
 
     @Test func aFlickrSecretIsAcceptedUnusedWithAWarning() throws {
@@ -53,6 +56,17 @@ struct SettingsTests {
         #expect(settings.warnings.contains { $0.hasPrefix("render.pngLevel is not used") })
         #expect(settings.warnings.contains { $0.hasPrefix("render.pngFilter is not used") })
         #expect(try ConfigText.parse(#"{"render": {"pngEncoder": "scanline"}}"#).warnings.isEmpty)
+    }
+
+    @Test func retiredQualityKeysAreAcceptedUnusedWithAWarningThatNamesTheFloors() throws {
+        let settings = try ConfigText.parse(
+            #"{"render": {"jpegQuality": 80, "webpQuality": 80, "avifQuality": 60, "avifBlurredQuality": 80, "sharpFloorDB": 37.5}}"#
+        )
+        #expect(settings.render.encoders.sharpFloor == 37.5 && settings.render.encoders.blurredFloor == 45)
+        #expect(settings.warnings.count == 4)
+        for key in ["jpegQuality", "webpQuality", "avifQuality", "avifBlurredQuality"] {
+            #expect(settings.warnings.contains { $0.hasPrefix("render.\(key) is not used") && $0.contains("render.sharpFloorDB") })
+        }
     }
 
     @Test func partialFilesTakeDefaults() throws {
@@ -78,12 +92,11 @@ struct SettingsTests {
             (#"{"render": {"style": "Light"}}"#, "render.style"),
             (#"{"render": {"pngEncoder": "libpng"}}"#, "render.pngEncoder"),  // the bench's, not the service's
             (#"{"render": {"width": 2048, "height": 2048}}"#, "render.height"),
-            (#"{"render": {"jpegQuality": 0}}"#, "render.jpegQuality"),
-            (#"{"render": {"webpQuality": 101}}"#, "render.webpQuality"),
+            (#"{"render": {"sharpFloorDB": 19}}"#, "render.sharpFloorDB"),
+            (#"{"render": {"blurredFloorDB": "high"}}"#, "render.blurredFloorDB"),
             (#"{"render": {"webpMethod": 7}}"#, "render.webpMethod"),
-            (#"{"render": {"avifQuality": "high"}}"#, "render.avifQuality"),
             (#"{"render": {"avifSpeed": 11}}"#, "render.avifSpeed"),
-            (#"{"render": {"avifBlurredQuality": -1}}"#, "render.avifBlurredQuality"),
+            (#"{"render": {"blurredFloorDB": 61}}"#, "render.blurredFloorDB"),
             (#"{"flickr": {"licenses": "4,6"}}"#, "flickr.licenses"),
             (#"{"flickr": {"endpoint": "ftp://example.com"}}"#, "flickr.endpoint"),
             (#"{"flickr": {"radiusKm": 40}}"#, "flickr.radiusKm"),
@@ -215,7 +228,9 @@ struct SettingsTests {
         try Data(#"{"cluster": {"postgresURL": "postgres://file:pw@db.example:5433/backdrop"}}"#.utf8).write(to: file)
         #expect(try Settings.load(file: file.path, environment: [:]).cluster.postgres == PostgresURL("postgres://file:pw@db.example:5433/backdrop"))
         let environment = ["BACKDROP_POSTGRES_URL": "postgresql://env:pw@db.example/backdrop"]
-        #expect(try Settings.load(file: file.path, environment: environment).cluster.postgres == PostgresURL("postgresql://env:pw@db.example/backdrop"))
+        #expect(
+            try Settings.load(file: file.path, environment: environment).cluster.postgres == PostgresURL("postgresql://env:pw@db.example/backdrop")
+        )
         let fromFlag = try Settings.load(file: file.path, environment: environment, overrides: .init(postgresURL: ""))
         #expect(fromFlag.cluster.postgres == nil, "an empty flag turns sharing off")
 

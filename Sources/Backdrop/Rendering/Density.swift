@@ -1,6 +1,6 @@
 /// The screen's pixel density a render is for (`dpr`): `width` and `height` are CSS pixels, and the render has `factor`
-/// times as many device pixels on each side. The lossy formats' quality falls as density rises: each device pixel is
-/// smaller on the screen, so the same artefacts are finer to the eye (5 points a step; see Density in docs/api.md).
+/// times as many device pixels on each side. The lossy formats' fidelity floor falls as density rises: each device pixel
+/// is smaller on the screen, so the same artefacts are finer to the eye (1 dB a step; see Density in docs/api.md).
 package enum Density: String, Sendable, Hashable, CaseIterable {
     case x1 = "1"
     case x1_5 = "1.5"
@@ -17,14 +17,14 @@ package enum Density: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The points JPEG, WebP and sharp AVIF quality fall by at this density (blurred AVIF keeps its quality: smooth
+    /// The dB the lossy formats' floor at blur 0 falls by at this density (the floor at blur 1 stays: smooth
     /// gradients band at any density).
-    var qualityDrop: Int {
+    var floorDrop: Double {
         switch self {
         case .x1: 0
-        case .x1_5: 5
-        case .x2: 10
-        case .x3: 15
+        case .x1_5: 1
+        case .x2: 2
+        case .x3: 3
         }
     }
 
@@ -48,9 +48,7 @@ extension EncoderSettings {
     package func at(_ density: Density) -> EncoderSettings {
         guard density != .x1 else { return self }
         var settings = self
-        settings.jpegQuality = max(1, self.jpegQuality - density.qualityDrop)
-        settings.webpQuality = max(0, self.webpQuality - density.qualityDrop)
-        settings.avifQuality = max(0, self.avifQuality - density.qualityDrop)
+        settings.sharpFloor = self.sharpFloor - density.floorDrop
         return settings
     }
 }

@@ -69,14 +69,14 @@ package struct PreparedImages: Sendable {
     package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> ByteBuffer {
         switch format {
         case .png: try self.png(hundredths: hundredths, compressor: settings.pngEncoder)
-        case .jpeg: try JPEGEncoder.encode(self.picture(hundredths: hundredths), quality: settings.jpegQuality)
-        case .webp: try WebPEncoder.encode(self.picture(hundredths: hundredths), quality: settings.webpQuality, method: settings.webpMethod)
-        case .avif:
-            try AVIFEncoder.encode(
+        case .jpeg, .webp, .avif:
+            try FittedQuality.encode(
                 self.picture(hundredths: hundredths),
-                quantizer: settings.avifQuantizer(hundredths: hundredths),
-                speed: settings.avifSpeed
-            )
+                format: format,
+                floor: settings.floor(hundredths: hundredths),
+                minimum: settings.minimumQuality(format, hundredths: hundredths),
+                settings: settings
+            ).bytes
         }
     }
 

@@ -14,6 +14,12 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int
                    size_t *out_length, char *message, size_t message_size);
 void bd_avif_free(uint8_t *bytes);
 
+/// Decodes an AVIF into `rgb` (width * height * 3 bytes) in one thread, as bd_avif_encode's YUV maps back: the
+/// read-back of what it wrote, for the fidelity check. Returns 0, or -1 with a message (libavif's, or a size that
+/// differs).
+int bd_avif_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,
+                   size_t message_size);
+
 /// The two halves of bd_avif_encode, for the bench's study of other encoders and settings: the YUV image made from
 /// `rgb` as the service makes it (full range, BT.601 matrix, sRGB; 4:4:4 with `full_chroma`), NULL with a message on
 /// failure; and `image` written by `encoder` (configured by the caller) as bd_avif_encode writes it.

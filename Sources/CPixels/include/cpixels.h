@@ -36,4 +36,7 @@ typedef struct {
 // the rows below need it, so rows must be asked for top to bottom for that to pay.
 void bd_enlarge_row(bd_enlarger *enlarger, size_t y, uint8_t *out);
 
+// The sum of (a[i] - b[i])^2 over `length` bytes (PSNR's numerator), in 32-bit vector lanes a block at a time.
+uint64_t bd_squared_error(const uint8_t *a, const uint8_t *b, size_t length);
+
 #endif

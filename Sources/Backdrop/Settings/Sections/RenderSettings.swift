@@ -70,11 +70,14 @@ extension Settings.Render: SettingsSection {
                 "\($0) is not used and can be removed: PNG rows are filtered Up or Paeth and compressed at one level (render.pngEncoder chooses the compressor)"
             }
         }
-        encoders.jpegQuality = try section.int("jpegQuality", default: encoders.jpegQuality, in: 1...100)
-        encoders.webpQuality = try section.int("webpQuality", default: encoders.webpQuality, in: 0...100)
+        encoders.sharpFloor = try section.double("sharpFloorDB", default: encoders.sharpFloor, in: 20...60)
+        encoders.blurredFloor = try section.double("blurredFloorDB", default: encoders.blurredFloor, in: 20...60)
         encoders.webpMethod = try section.int("webpMethod", default: encoders.webpMethod, in: 0...6)
-        encoders.avifQuality = try section.int("avifQuality", default: encoders.avifQuality, in: 0...100)
-        encoders.avifBlurredQuality = try section.int("avifBlurredQuality", default: encoders.avifBlurredQuality, in: 0...100)
+        for retired in ["jpegQuality", "webpQuality", "avifQuality", "avifBlurredQuality"] {
+            section.retired(retired) {
+                "\($0) is not used and can be removed: JPEG, WebP and AVIF quality is chosen per image to meet render.sharpFloorDB at blur 0 and render.blurredFloorDB at blur 1"
+            }
+        }
         encoders.avifSpeed = try section.int("avifSpeed", default: encoders.avifSpeed, in: 0...10)
         self.encoders = encoders
         let prepared = try section.renamed("memoryCacheMB", to: "preparedImagesMemoryMB")

@@ -1,0 +1,67 @@
+import Foundation
+import NIOCore
+
+/// The quality a lossy answer (JPEG, WebP, AVIF) is encoded at: the lowest that keeps it within its fidelity floor
+/// (``FidelityFloor``, dB PSNR against the lossless render), so that a smooth sky is not paid at a mountain's quality
+/// nor a mountain cut to a sky's. The quality is predicted from the picture's detail (``QualityModel``), the answer
+/// read back and measured, and encoded once more only when it fell short, at the quality predicted once the first
+/// encode's error is taken off.
+package enum FittedQuality {
+    /// An answer, the quality it was encoded at and its fidelity.
+    package struct Encoded: Sendable {
+        package let bytes: ByteBuffer
+        package let quality: Int
+        /// Its dB against the lossless render; nil when its quality clears the floor by more than the fit ever fell
+        /// short (``QualityModel/clears(_:quality:detail:)``), so it was not read back.
+        package let decibels: Double?
+        /// Encodes it took: 1, or 2 when the predicted quality fell short.
+        package let encodes: Int
+    }
+
+    /// `picture` as `format` within `floor` dB of itself, at `minimum` quality or more (`model` in place of the format's
+    /// fitted one, for tests). The
+    /// second encode, when there is one, is the answer whatever it measures (no third); the bench counts any short.
+    package static func encode(
+        _ picture: RGBImage,
+        format: OutputFormat,
+        floor: Double,
+        minimum: Int = 0,
+        settings: EncoderSettings,
+        model: QualityModel? = nil
+    ) throws -> Encoded {
+        let model = model ?? QualityModel.of(format)
+        let detail = ImageDetail.measure(picture)
+        let first = max(minimum, model.quality(detail: detail, floor: floor, margin: model.margin))
+        let bytes = try self.encode(picture, format: format, quality: first, settings: settings)
+        guard !model.clears(floor, quality: first, detail: detail) else {
+            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1)
+        }
+        let decibels = try self.fidelity(of: bytes, format: format, against: picture)
+        guard decibels < floor, first < model.qualities.upperBound else {
+            return Encoded(bytes: bytes, quality: first, decibels: decibels, encodes: 1)
+        }
+        // The prediction was off by this much for this picture; the second quality is predicted with it corrected.
+        let offset = model.decibels(quality: first, detail: detail) - decibels
+        let second = max(first + 1, model.quality(detail: detail, floor: floor, margin: model.retryMargin, offset: offset))
+        let again = try self.encode(picture, format: format, quality: second, settings: settings)
+        return Encoded(bytes: again, quality: second, decibels: try self.fidelity(of: again, format: format, against: picture), encodes: 2)
+    }
+
+    /// `picture` as `format` at `quality` (0-100 for each; AVIF's maps to libaom's quantizer as libavif 1.x maps it).
+    package static func encode(_ picture: RGBImage, format: OutputFormat, quality: Int, settings: EncoderSettings) throws -> ByteBuffer {
+        switch format {
+        case .png: try PNGEncoder.encode(picture, compressor: settings.pngEncoder)
+        case .jpeg: try JPEGEncoder.encode(picture, quality: max(1, quality))
+        case .webp: try WebPEncoder.encode(picture, quality: quality, method: settings.webpMethod)
+        case .avif: try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed)
+        }
+    }
+
+    /// libaom's quantizer (63 worst to 0 best) for an AVIF `quality`, as libavif 1.x maps its quality setting.
+    package static func avifQuantizer(_ quality: Int) -> Int { ((100 - min(max(quality, 0), 100)) * 63 + 50) / 100 }
+
+    /// dB PSNR of `bytes` read back against the lossless `picture`.
+    private static func fidelity(of bytes: ByteBuffer, format: OutputFormat, against picture: RGBImage) throws -> Double {
+        try ReadBack.decode(bytes, format: format, size: PixelSize(width: picture.width, height: picture.height)).psnr(against: picture)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Per lossy format, the fidelity a quality is predicted to give a picture of a given detail (``ImageDetail``):
+/// dB = `intercept` + `slope` x ln(detail + 0.5), one line per quality of a grid, straight between them. Fitted by
+/// `Benchmarks/fidelity.py --fit` to the 640x1136 renders (blur 0 to 1) of the bench's and the stock photos, where one
+/// line's residuals are 0.7 to 1.1 dB. ``FittedQuality`` asks it for the lowest quality that clears a floor.
+package struct QualityModel: Sendable {
+    /// A quality of the grid and its line.
+    package struct Line: Sendable {
+        package let quality: Int
+        package let intercept: Double
+        package let slope: Double
+
+        package init(_ quality: Int, _ intercept: Double, _ slope: Double) {
+            self.quality = quality
+            self.intercept = intercept
+            self.slope = slope
+        }
+    }
+
+    /// The grid's lines, by rising quality.
+    package let lines: [Line]
+    /// dB asked of the first encode past the floor: the fit's 10th percentile shortfall, so that about one picture in
+    /// ten needs its second encode.
+    package let margin: Double
+    /// dB asked of the second past the floor, once the first has shown how far the prediction was off.
+    package let retryMargin: Double
+    /// The most the fit's pictures fell short of their lines, in dB: a quality predicted to clear a floor by this and
+    /// ``unchecked`` more is not read back (AVIF's quality held up for the eye past blur 0.5).
+    package let worst: Double
+    /// dB past the worst shortfall that makes a check needless.
+    static let unchecked = 0.5
+
+    package init(lines: [Line], margin: Double, retryMargin: Double, worst: Double) {
+        self.lines = lines
+        self.margin = margin
+        self.retryMargin = retryMargin
+        self.worst = worst
+    }
+
+    /// Whether an encode at `quality` cannot fall under `floor` by the fit's experience, so needs no check.
+    func clears(_ floor: Double, quality: Int, detail: Double) -> Bool {
+        self.decibels(quality: quality, detail: detail) - self.worst - Self.unchecked >= floor
+    }
+
+    /// The lowest and highest qualities it chooses: the grid's first, and the encoders' best.
+    package var qualities: ClosedRange<Int> { (self.lines.first?.quality ?? 0)...100 }
+
+    /// The dB predicted at `quality` for `detail` (past the grid's last quality, its last segment continued).
+    package func decibels(quality: Int, detail: Double) -> Double {
+        let x = log(max(detail, 0) + 0.5)
+        func at(_ line: Line) -> Double { line.intercept + line.slope * x }
+        guard let upper = self.lines.firstIndex(where: { $0.quality >= quality }) else {
+            guard self.lines.count >= 2 else { return self.lines.last.map(at) ?? 0 }
+            let (a, b) = (self.lines[self.lines.count - 2], self.lines[self.lines.count - 1])
+            return at(b) + (at(b) - at(a)) * Double(quality - b.quality) / Double(b.quality - a.quality)
+        }
+        guard upper > 0 else { return at(self.lines[upper]) }
+        let (a, b) = (self.lines[upper - 1], self.lines[upper])
+        return at(a) + (at(b) - at(a)) * Double(quality - a.quality) / Double(b.quality - a.quality)
+    }
+
+    /// The lowest quality predicted to give `floor` plus `margin` dB, less `offset` (what an encode measured short of
+    /// its prediction); the highest when none is.
+    package func quality(detail: Double, floor: Double, margin: Double, offset: Double = 0) -> Int {
+        self.qualities.first { self.decibels(quality: $0, detail: detail) - offset >= floor + margin } ?? self.qualities.upperBound
+    }
+
+    package static func of(_ format: OutputFormat) -> QualityModel {
+        switch format {
+        case .jpeg, .png: Self.jpeg
+        case .webp: Self.webp
+        case .avif: Self.avif
+        }
+    }
+}
