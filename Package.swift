@@ -103,10 +103,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // Decoders for formats the service only encodes: the tests and the benchmark read back what it wrote.
-        .target(name: "CTestDecoders", path: "Tests/CTestDecoders", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("avif")]),
         .executableTarget(
             name: "backdrop-bench",
-            dependencies: ["Backdrop", "BackdropLab", "CTestDecoders", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
+            dependencies: ["Backdrop", "BackdropLab", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
             path: "Benchmarks/backdrop-bench"
         ),
         .testTarget(
@@ -115,7 +114,6 @@ let package = Package(
                 "Backdrop",
                 "BackdropLab",
                 "CDeflateProof",
-                "CTestDecoders",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // swift-otel's own samplers, to decide alike (TelemetryTests).
                 .product(name: "OTel", package: "swift-otel"),

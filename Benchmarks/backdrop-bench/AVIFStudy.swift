@@ -2,7 +2,6 @@
 // render's time, bytes and quality, on the service's own renders (640x1136 and 2048x1536, sharp and fully blurred).
 import Backdrop
 import BackdropLab
-import CTestDecoders
 import Foundation
 import NIOCore
 
@@ -98,12 +97,6 @@ func processCPUTime() -> Double {
 
 /// The AVIF decoded (libavif with dav1d) against `reference`; 0 when it does not decode.
 func decodedPSNR(_ avif: ByteBuffer, against reference: RGBImage) -> Double {
-    var width: Int32 = 0
-    var height: Int32 = 0
-    let bytes = Array(avif.readableBytesView)
-    guard let pixels = bytes.withUnsafeBufferPointer({ bd_avif_decode_rgb($0.baseAddress, $0.count, &width, &height) }) else { return 0 }
-    defer { bd_decoded_avif_free(pixels) }
-    guard Int(width) == reference.width, Int(height) == reference.height else { return 0 }
-    let decoded = RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
-    return decoded.psnr(against: reference)
+    let size = PixelSize(width: reference.width, height: reference.height)
+    return (try? ReadBack.decode(avif, format: .avif, size: size).psnr(against: reference)) ?? 0
 }

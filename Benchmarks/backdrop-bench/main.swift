@@ -10,7 +10,6 @@
 // --ranking: a 250-result search parsed and ranked, and the quality gate beside each photo's decode (RankingBench.swift).
 import Backdrop
 import BackdropLab
-import CTestDecoders
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -150,15 +149,7 @@ let alternatives: [PNGLab] = [
             var db = 0.0
             var placeholderTimes = [Double]()
             if let preview {
-                var width: Int32 = 0
-                var height: Int32 = 0
-                if let pixels = preview.webp.withUnsafeBufferPointer({ bd_webp_decode_rgb($0.baseAddress, $0.count, &width, &height) }) {
-                    let small = RGBImage(
-                        width: Int(width),
-                        height: Int(height),
-                        pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3)))
-                    )
-                    bd_decoded_webp_free(pixels)
+                if let small = try? ReadBack.decode(preview.webp, format: .webp) {
                     db = BilinearUpscale.apply(small, to: display).psnr(against: effect)
                     // ThumbHash, BlurHash and colour, made from these pixels inside `make` (so included in its time).
                     for run in 0...max(arguments.runs, 5) {

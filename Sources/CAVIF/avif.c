@@ -90,6 +90,21 @@ void bd_avif_free(uint8_t *bytes) {
     free(bytes);
 }
 
+int bd_avif_size(const uint8_t *data, size_t length, int *width, int *height) {
+    avifDecoder *decoder = avifDecoderCreate();
+    if (decoder == NULL) {
+        return -1;
+    }
+    int status = -1;
+    if (avifDecoderSetIOMemory(decoder, data, length) == AVIF_RESULT_OK && avifDecoderParse(decoder) == AVIF_RESULT_OK) {
+        *width = (int)decoder->image->width;
+        *height = (int)decoder->image->height;
+        status = 0;
+    }
+    avifDecoderDestroy(decoder);
+    return status;
+}
+
 int bd_avif_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,
                    size_t message_size) {
     avifDecoder *decoder = avifDecoderCreate();

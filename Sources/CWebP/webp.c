@@ -70,6 +70,10 @@ void bd_webp_free(uint8_t *bytes) {
     WebPFree(bytes);
 }
 
+int bd_webp_size(const uint8_t *data, size_t length, int *width, int *height) {
+    return WebPGetInfo(data, length, width, height) ? 0 : -1;
+}
+
 int bd_webp_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,
                    size_t message_size) {
     int found_width = 0;

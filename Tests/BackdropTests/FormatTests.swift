@@ -1,5 +1,4 @@
 import BackdropLab
-import CTestDecoders
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -149,6 +148,14 @@ struct FormatTests {
             let metrics = String(decoding: try await TestApp.get(client, "/metrics").body, as: UTF8.self)
             #expect(metrics.contains(#"backdrop_images_total{format="avif",status="200"} 2"#), "GET and HEAD")
             #expect(metrics.contains(#"backdrop_images_total{format="webp",status="304"} 1"#))
+            // Each lossy render's check is counted by how it met its floor; nothing went out under it.
+            for format in ["jpeg", "webp", "avif"] {
+                let counted = ["first", "second", "clear"].map {
+                    MetricsText.value(metrics, #"backdrop_render_fidelity_total{format="\#(format)",outcome="\#($0)"}"#) ?? 0
+                }
+                #expect(counted.reduce(0, +) == 1, "\(format): \(counted)")
+            }
+            #expect(!metrics.contains(#"outcome="short""#))
         }
     }
 

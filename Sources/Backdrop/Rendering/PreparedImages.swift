@@ -67,17 +67,21 @@ package struct PreparedImages: Sendable {
 
     /// The final picture at `hundredths` of the effect, encoded as `format`.
     package func encoded(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> ByteBuffer {
-        switch format {
-        case .png: try self.png(hundredths: hundredths, compressor: settings.pngEncoder)
-        case .jpeg, .webp, .avif:
-            try FittedQuality.encode(
-                self.picture(hundredths: hundredths),
-                format: format,
-                floor: settings.floor(hundredths: hundredths),
-                minimum: settings.minimumQuality(format, hundredths: hundredths),
-                settings: settings
-            ).bytes
-        }
+        try self.answer(hundredths: hundredths, format: format, settings: settings).bytes
+    }
+
+    /// The final picture at `hundredths` of the effect, encoded as `format`, with how a lossy answer met its floor
+    /// (nil for PNG).
+    func answer(hundredths: Int, format: OutputFormat, settings: EncoderSettings) throws -> (bytes: ByteBuffer, fitted: FittedQuality.Encoded?) {
+        guard format != .png else { return (try self.png(hundredths: hundredths, compressor: settings.pngEncoder), nil) }
+        let fitted = try FittedQuality.encode(
+            self.picture(hundredths: hundredths),
+            format: format,
+            floor: settings.floor(hundredths: hundredths),
+            minimum: settings.minimumQuality(format, hundredths: hundredths),
+            settings: settings
+        )
+        return (fitted.bytes, fitted)
     }
 
     /// The final picture: one of the two images as it is at either end, blended between them.

@@ -37,16 +37,21 @@ struct Renderer: Sendable {
 
     package func render(_ photo: SourcePhoto, load: @escaping Loader, spec: RenderSpec, for client: RequestClient) async throws -> ByteBuffer {
         let (prepared, admitted) = try await self.prepared(photo, load: load, size: spec.size, style: spec.style, crop: spec.crop, for: client)
-        // Lossy quality falls as density rises (``Density``).
+        // The lossy floor falls as density rises (``Density``).
         let encoders = self.encoders.at(spec.density)
         // The light effect (made once per prepared image, on first use), the blend at `blur`, and the encoder.
         return try await withRequestSpan("image.encode") { span in
             span.attributes["backdrop.format"] = spec.format.rawValue
             span.attributes["backdrop.blur"] = spec.blurHundredths
-            let bytes = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client, continues: admitted) {
-                try prepared.encoded(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
+            let (bytes, fitted) = try await self.gate.run(.encode(spec.format), pixels: spec.size.pixelCount, client: client, continues: admitted) {
+                try prepared.answer(hundredths: spec.blurHundredths, format: spec.format, settings: encoders)
             }
             span.attributes["backdrop.bytes"] = bytes.readableBytes
+            if let fitted {
+                span.attributes["backdrop.encoder_quality"] = fitted.quality
+                span.attributes["backdrop.fidelity"] = fitted.outcome
+                self.metrics.fidelity(spec.format.rawValue, outcome: fitted.outcome)
+            }
             return bytes
         }
     }

@@ -99,6 +99,12 @@ package struct BackdropMetrics: Sendable {
             .increment()
     }
 
+    /// A lossy render's fidelity check (``FittedQuality``), by format: `first`, `second`, `short` or `clear`.
+    func fidelity(_ format: String, outcome: String) {
+        Counter(label: "backdrop.render.fidelity.total", dimensions: [("format", format), ("outcome", outcome)], factory: self.factory)
+            .increment()
+    }
+
     /// The quality gate's verdict on a photo from elsewhere, once per photo prepared: pass, dark, bright, clipped,
     /// blurred or flat.
     func photoQuality(_ verdict: String) {

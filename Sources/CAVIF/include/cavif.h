@@ -14,6 +14,9 @@ int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int
                    size_t *out_length, char *message, size_t message_size);
 void bd_avif_free(uint8_t *bytes);
 
+/// The size an AVIF's header says it is: 0, or -1 when it cannot be parsed.
+int bd_avif_size(const uint8_t *data, size_t length, int *width, int *height);
+
 /// Decodes an AVIF into `rgb` (width * height * 3 bytes) in one thread, as bd_avif_encode's YUV maps back: the
 /// read-back of what it wrote, for the fidelity check. Returns 0, or -1 with a message (libavif's, or a size that
 /// differs).

@@ -11,6 +11,9 @@ int bd_webp_encode(const uint8_t *rgb, int width, int height, float quality, int
                    uint8_t **out, size_t *out_length, char *message, size_t message_size);
 void bd_webp_free(uint8_t *bytes);
 
+/// The size a WebP says it is: 0, or -1 when it is not a WebP.
+int bd_webp_size(const uint8_t *data, size_t length, int *width, int *height);
+
 /// Decodes a WebP into `rgb` (width * height * 3 bytes): the read-back of what bd_webp_encode wrote, for the fidelity
 /// check. Returns 0, or -1 with a message when it is not a WebP of that size.
 int bd_webp_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, int height, char *message,

@@ -1,27 +1,10 @@
-import BackdropLab
-import CTestDecoders
 import Testing
 
 @testable import Backdrop
 
-/// Any of the output formats decoded back to RGB (WebP and AVIF through their libraries' decoders).
+/// Any of the output formats decoded back to RGB, as the service reads its answers back (``ReadBack``).
 func decodeImage(_ bytes: [UInt8], as format: OutputFormat) throws -> RGBImage {
-    func take(
-        _ decode: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?,
-        free: (UnsafeMutablePointer<UInt8>) -> Void
-    ) throws -> RGBImage {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        let pixels = try #require(bytes.withUnsafeBufferPointer { decode($0.baseAddress, $0.count, &width, &height) })
-        defer { free(pixels) }
-        return RGBImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 3))))
-    }
-    switch format {
-    case .png: return try PNGDecoder.decode(bytes)
-    case .jpeg: return try ImageDecoder.decode(bytes, covering: nil, limits: DecodeLimits())
-    case .webp: return try take(bd_webp_decode_rgb, free: bd_decoded_webp_free)
-    case .avif: return try take(bd_avif_decode_rgb, free: bd_decoded_avif_free)
-    }
+    try ReadBack.decode(bytes, format: format)
 }
 
 /// The magic bytes each format starts with.

@@ -16,6 +16,9 @@ package enum FittedQuality {
         package let decibels: Double?
         /// Encodes it took: 1, or 2 when the predicted quality fell short.
         package let encodes: Int
+        /// How it met its floor, for the metrics: `first` (read back, met), `second` (met at the second encode), `short`
+        /// (the second still under it: sent, and counted), `clear` (not read back: its quality clears the floor).
+        package let outcome: String
     }
 
     /// `picture` as `format` within `floor` dB of itself, at `minimum` quality or more (`model` in place of the format's
@@ -34,17 +37,18 @@ package enum FittedQuality {
         let first = max(minimum, model.quality(detail: detail, floor: floor, margin: model.margin))
         let bytes = try self.encode(picture, format: format, quality: first, settings: settings)
         guard !model.clears(floor, quality: first, detail: detail) else {
-            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1)
+            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1, outcome: "clear")
         }
         let decibels = try self.fidelity(of: bytes, format: format, against: picture)
         guard decibels < floor, first < model.qualities.upperBound else {
-            return Encoded(bytes: bytes, quality: first, decibels: decibels, encodes: 1)
+            return Encoded(bytes: bytes, quality: first, decibels: decibels, encodes: 1, outcome: decibels >= floor ? "first" : "short")
         }
         // The prediction was off by this much for this picture; the second quality is predicted with it corrected.
         let offset = model.decibels(quality: first, detail: detail) - decibels
         let second = max(first + 1, model.quality(detail: detail, floor: floor, margin: model.retryMargin, offset: offset))
         let again = try self.encode(picture, format: format, quality: second, settings: settings)
-        return Encoded(bytes: again, quality: second, decibels: try self.fidelity(of: again, format: format, against: picture), encodes: 2)
+        let measured = try self.fidelity(of: again, format: format, against: picture)
+        return Encoded(bytes: again, quality: second, decibels: measured, encodes: 2, outcome: measured >= floor ? "second" : "short")
     }
 
     /// `picture` as `format` at `quality` (0-100 for each; AVIF's maps to libaom's quantizer as libavif 1.x maps it).
