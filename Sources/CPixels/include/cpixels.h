@@ -39,4 +39,8 @@ void bd_enlarge_row(bd_enlarger *enlarger, size_t y, uint8_t *out);
 // The sum of (a[i] - b[i])^2 over `length` bytes (PSNR's numerator), in 32-bit vector lanes a block at a time.
 uint64_t bd_squared_error(const uint8_t *a, const uint8_t *b, size_t length);
 
+// The sum of |luma(x+1, y) - luma(x, y)| + |luma(x, y+1) - luma(x, y)|, luma = R + 2G + B, over every `step`th row
+// but the last and every column but the last of an RGB image; `*count` gets the number of differences summed.
+uint64_t bd_luma_detail(const uint8_t *rgb, size_t width, size_t height, size_t step, uint64_t *count);
+
 #endif

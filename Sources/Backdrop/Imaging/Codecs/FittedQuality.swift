@@ -11,13 +11,14 @@ package enum FittedQuality {
     package struct Encoded: Sendable {
         package let bytes: ByteBuffer
         package let quality: Int
-        /// Its dB against the lossless render; nil when its quality clears the floor by more than the fit ever fell
-        /// short (``QualityModel/clears(_:quality:detail:)``), so it was not read back.
+        /// Its dB against the lossless render; nil when it was not read back (its quality clears the floor by more than
+        /// the fit ever fell short, ``QualityModel/clears(_:quality:detail:)``) or could not be.
         package let decibels: Double?
         /// Encodes it took: 1, or 2 when the predicted quality fell short.
         package let encodes: Int
         /// How it met its floor, for the metrics: `first` (read back, met), `second` (met at the second encode), `short`
-        /// (the second still under it: sent, and counted), `clear` (not read back: its quality clears the floor).
+        /// (the second still under it: sent, and counted), `clear` (not read back: its quality clears the floor),
+        /// `unread` (the read-back failed: sent as encoded, and counted).
         package let outcome: String
     }
 
@@ -39,7 +40,10 @@ package enum FittedQuality {
         guard !model.clears(floor, quality: first, detail: detail) else {
             return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1, outcome: "clear")
         }
-        let decibels = try self.fidelity(of: bytes, format: format, against: picture)
+        // A read-back that fails (it never has) leaves the answer as encoded, counted, rather than failing the render.
+        guard let decibels = try? ReadBack.fidelity(of: bytes, format: format, against: picture) else {
+            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1, outcome: "unread")
+        }
         guard decibels < floor, first < model.qualities.upperBound else {
             return Encoded(bytes: bytes, quality: first, decibels: decibels, encodes: 1, outcome: decibels >= floor ? "first" : "short")
         }
@@ -47,8 +51,9 @@ package enum FittedQuality {
         let offset = model.decibels(quality: first, detail: detail) - decibels
         let second = max(first + 1, model.quality(detail: detail, floor: floor, margin: model.retryMargin, offset: offset))
         let again = try self.encode(picture, format: format, quality: second, settings: settings)
-        let measured = try self.fidelity(of: again, format: format, against: picture)
-        return Encoded(bytes: again, quality: second, decibels: measured, encodes: 2, outcome: measured >= floor ? "second" : "short")
+        let measured = try? ReadBack.fidelity(of: again, format: format, against: picture)
+        let outcome = measured.map { $0 >= floor ? "second" : "short" } ?? "unread"
+        return Encoded(bytes: again, quality: second, decibels: measured, encodes: 2, outcome: outcome)
     }
 
     /// `picture` as `format` at `quality` (0-100 for each; AVIF's maps to libaom's quantizer as libavif 1.x maps it).
@@ -64,8 +69,4 @@ package enum FittedQuality {
     /// libaom's quantizer (63 worst to 0 best) for an AVIF `quality`, as libavif 1.x maps its quality setting.
     package static func avifQuantizer(_ quality: Int) -> Int { ((100 - min(max(quality, 0), 100)) * 63 + 50) / 100 }
 
-    /// dB PSNR of `bytes` read back against the lossless `picture`.
-    private static func fidelity(of bytes: ByteBuffer, format: OutputFormat, against picture: RGBImage) throws -> Double {
-        try ReadBack.decode(bytes, format: format, size: PixelSize(width: picture.width, height: picture.height)).psnr(against: picture)
-    }
 }

@@ -24,6 +24,12 @@ package enum ReadBack {
         return image
     }
 
+    /// dB PSNR of `bytes`, read back as `format`, against `picture`. (Comparing a JPEG's rows as they are decoded, never
+    /// storing it, measured no faster: the decode is the cost.)
+    package static func fidelity(of bytes: ByteBuffer, format: OutputFormat, against picture: RGBImage) throws -> Double {
+        try Self.decode(bytes, format: format, size: PixelSize(width: picture.width, height: picture.height)).psnr(against: picture)
+    }
+
     private typealias Measure = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32
     private typealias Decoder = (
         UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int32, Int32, UnsafeMutablePointer<CChar>?, Int
