@@ -52,7 +52,7 @@ import NIOCore
         for hundredths in [0, 50, 75, 100] {
             let picture = prepared.picture(hundredths: hundredths)
             for format in [OutputFormat.jpeg, .webp, .avif] {
-                let fixedQuality = format == .avif ? 60 + (20 * max(hundredths - 50, 0) + 25) / 50 : 80
+                let fixedQuality = format == .avif ? max(60, settings.minimumQuality(.avif, hundredths: hundredths)) : 80
                 var served: FittedQuality.Encoded?
                 var fixed = ByteBuffer()
                 var servedCPU = [Double]()

@@ -124,6 +124,12 @@ struct PhotoLineTests {
             #expect(served == "stock")
             // As above: the deadline, and a margin for the whole suite beside it; a hang would take 60 s.
             #expect(ContinuousClock.now - start < .seconds(16))
+            // The lossy formats down the same path: each quality fitted to its floor and checked on the stock photo.
+            for format in [OutputFormat.jpeg, .webp, .avif] {
+                let answer = try await TestApp.get(client, "/background?\(Self.paris)&format=\(format.rawValue)")
+                #expect(answer.status == .ok && answer.headers[BackdropHeaders.source] == "stock", "\(format)")
+                #expect(try decodeImage(answer.body, as: format).width == 64, "\(format)")
+            }
             let (answer, json) = try await TestApp.answerAndJSON(client, Self.paris)
             #expect(answer.status == .ok && json["source"] as? String == "stock")
             #expect(json["phase"] as? String == (atNight ? "night" : json["photoPhase"] as? String), "the stock photo shows the sky: \(json)")

@@ -18,6 +18,11 @@ struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func encodeFailed(_ message: String) -> Self { .init(kind: .encodeFailed, message: message) }
 
     package var isTooLarge: Bool { self.kind == .tooLarge }
+
+    /// The text a C wrapper wrote into `message` (NUL-terminated, bytes taken as UTF-8).
+    static func text(of message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
     package var description: String { String(self.message.prefix(200)) }
 }
 
@@ -32,7 +37,7 @@ package enum EncodedBytes {
         free: (UnsafeMutablePointer<UInt8>) -> Void
     ) throws -> ByteBuffer {
         guard status == 0, let bytes else {
-            throw ImagingError.encodeFailed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw ImagingError.encodeFailed(ImagingError.text(of: message))
         }
         defer { free(bytes) }
         return ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))

@@ -15,7 +15,7 @@ enum PNGDecoder {
             bd_png_decode(bytes.baseAddress, bytes.count, UInt64(limits.maxPixels), &buffer, &width, &height, &message, message.count)
         }
         guard status == 0, let pixels = buffer.bytes else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = ImagingError.text(of: message)
             throw text.contains("over the limit") ? ImagingError.tooLarge(text) : ImagingError.corrupt(text.isEmpty ? "corrupt PNG data" : text)
         }
         defer { bd_png_free(pixels) }

@@ -46,16 +46,14 @@ package struct QualityModel: Sendable {
     /// The lowest and highest qualities it chooses: the grid's first, and the encoders' best.
     package var qualities: ClosedRange<Int> { (self.lines.first?.quality ?? 0)...100 }
 
-    /// The dB predicted at `quality` for `detail` (past the grid's last quality, its last segment continued).
+    /// The dB predicted at `quality` (within ``qualities``) for `detail`: past the grid's last quality, its last segment
+    /// continued.
     package func decibels(quality: Int, detail: Double) -> Double {
         let x = log(max(detail, 0) + 0.5)
         func at(_ line: Line) -> Double { line.intercept + line.slope * x }
-        guard let upper = self.lines.firstIndex(where: { $0.quality >= quality }) else {
-            guard self.lines.count >= 2 else { return self.lines.last.map(at) ?? 0 }
-            let (a, b) = (self.lines[self.lines.count - 2], self.lines[self.lines.count - 1])
-            return at(b) + (at(b) - at(a)) * Double(quality - b.quality) / Double(b.quality - a.quality)
-        }
-        guard upper > 0 else { return at(self.lines[upper]) }
+        guard self.lines.count >= 2 else { return self.lines.first.map(at) ?? 0 }
+        // The segment that holds `quality`, or the last one, continued past it.
+        let upper = min(max(self.lines.firstIndex { $0.quality >= quality } ?? self.lines.count - 1, 1), self.lines.count - 1)
         let (a, b) = (self.lines[upper - 1], self.lines[upper])
         return at(a) + (at(b) - at(a)) * Double(quality - a.quality) / Double(b.quality - a.quality)
     }

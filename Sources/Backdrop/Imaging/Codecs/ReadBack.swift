@@ -57,7 +57,7 @@ package enum ReadBack {
             if status != 0 { pixels.initialize(repeating: 0) }
         }
         guard status == 0 else {
-            throw ImagingError.corrupt(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw ImagingError.corrupt(ImagingError.text(of: message))
         }
         return image
     }

@@ -75,7 +75,7 @@ extension Settings.Render: SettingsSection {
         encoders.webpMethod = try section.int("webpMethod", default: encoders.webpMethod, in: 0...6)
         for retired in ["jpegQuality", "webpQuality", "avifQuality", "avifBlurredQuality"] {
             section.retired(retired) {
-                "\($0) is not used and can be removed: JPEG, WebP and AVIF quality is chosen per image to meet render.sharpFloorDB at blur 0 and render.blurredFloorDB at blur 1"
+                "\($0) is not used and can be removed: JPEG, WebP and AVIF quality is chosen per image to meet render.sharpFloorDB up to blur 0.5 and render.blurredFloorDB at blur 1"
             }
         }
         encoders.avifSpeed = try section.int("avifSpeed", default: encoders.avifSpeed, in: 0...10)
