@@ -137,12 +137,42 @@ else
   fail "request log" "no path=/background line, or coordinates: $(sed -E 's/ ms=[0-9.]+//g' "$WORK/server.log" | grep -e '51\.5' -e '-0\.12' | head -3)"
 fi
 
-# --- SIGTERM: a request in flight completes, then the process exits 0
-started_before=$(grep -c "request started" "$WORK/server.log")
+kill -TERM "$SERVER"
+timeout 60 tail --pid="$SERVER" -f /dev/null
+
+# --- SIGTERM: a request in flight completes, then the process exits 0. The request is held in flight by a stand-in
+# Flickr whose searches hang until released (or for the request's 10 s deadline, after which stock answers), so the
+# checks below never race a render that finishes first.
+mkfifo "$WORK/standin.stdin"
+exec 3<>"$WORK/standin.stdin"
+python3 "$ROOT/Tests/support/flickr_standin.py" <&3 > "$WORK/standin.out" 2>&1 &
+STANDIN_PID=$!
+PIDS+=("$STANDIN_PID")
+wait_for_text "$WORK/standin.out" "^port "
+STANDIN="http://127.0.0.1:$(awk '/^port /{print $2}' "$WORK/standin.out")"
+curl -s -o /dev/null --max-time 10 "$STANDIN/control?hang=1"
+printf '{"flickr": {"endpoint": "%s/services/rest/"}}' "$STANDIN" > "$WORK/held.json"
+PORT=$(free_port)
+( cd "$WORK" && exec env FLICKR_API_KEY=cli-test-key BACKDROP_STOCK_FOLDER="$ROOT/StockPhotos" BACKDROP_PUBLIC_FOLDER="$ROOT/Public" \
+  BACKDROP_PORT="$PORT" BACKDROP_LOG_LEVEL=debug "$BIN" serve --config "$WORK/held.json" ) > "$WORK/held.log" 2>&1 &
+SERVER=$!
+PIDS+=("$SERVER")
+wait_for_text "$WORK/held.log" "listening on 127.0.0.1:$PORT"
 curl -s -o "$WORK/inflight.png" -w '%{http_code}' --max-time 120 \
   "http://127.0.0.1:$PORT/background?lat=-33.9&lon=151.2&width=2048&height=1953&blur=0.4" > "$WORK/inflight.code" &
 CURL=$!
-if wait_for_text "$WORK/server.log" "request started" "$started_before"; then
+# Waits (up to 60 s, polling) until the stand-in holds a search.
+search_held() {
+  python3 - "$STANDIN" <<'PY'
+import json, sys, time, urllib.request
+for _ in range(600):
+    if json.load(urllib.request.urlopen(sys.argv[1] + "/stats", timeout=10))["searches"]:
+        sys.exit(0)
+    time.sleep(0.1)
+sys.exit(1)
+PY
+}
+if search_held; then
   kill -TERM "$SERVER"
   # While the request is still in flight, new connections are refused (the listener closes first).
   refused=no
@@ -153,6 +183,7 @@ if wait_for_text "$WORK/server.log" "request started" "$started_before"; then
   kill -0 "$SERVER" 2>/dev/null && alive=yes || alive=no
   [ "$refused" = yes ] && [ "$alive" = yes ] && pass "no longer accepting after SIGTERM, while a request is still in flight" \
     || fail "accepting after SIGTERM (refused: $refused, process still serving its request: $alive)"
+  curl -s -o /dev/null --max-time 10 "$STANDIN/control?hang=0"
   wait "$CURL"
   timeout 60 tail --pid="$SERVER" -f /dev/null
   wait "$SERVER"
@@ -160,11 +191,14 @@ if wait_for_text "$WORK/server.log" "request started" "$started_before"; then
   if [ "$(cat "$WORK/inflight.code")" = 200 ] && pngcheck -q "$WORK/inflight.png" >/dev/null 2>&1 && [ $rc -eq 0 ]; then
     pass "SIGTERM lets the in-flight request finish and exits 0"
   else
-    fail "SIGTERM shutdown (exit $rc, in-flight status $(cat "$WORK/inflight.code"))" "$(tail -5 "$WORK/server.log")"
+    fail "SIGTERM shutdown (exit $rc, in-flight status $(cat "$WORK/inflight.code"))" "$(tail -5 "$WORK/held.log")"
   fi
 else
-  fail "in-flight request never started" "$(tail -5 "$WORK/server.log")"
+  fail "in-flight request never reached the stand-in Flickr" "$(tail -5 "$WORK/held.log")"
 fi
+kill -TERM "$STANDIN_PID"
+wait "$STANDIN_PID"
+exec 3>&-
 
 # --- SIGINT exits 0 too; BACKDROP_HOST/BACKDROP_PORT alone are honoured
 PORT2=$(free_port)
