@@ -33,6 +33,39 @@ struct StockPhotoTests {
         #expect(bytes <= 12 << 20, "the folder stays within 12 MB: \(bytes) bytes")
     }
 
+    /// The source keeps the library ranked per sky and class of screen rather than ranking it on every request: what
+    /// it serves is what a fresh ranking gives, for places by day and at night, every class of screen and variant, in
+    /// an order that meets each ranking again after others were kept.
+    @Test func theKeptRankingServesWhatAFreshOneWould() async throws {
+        let source = StockPhotoSource(folder: Fixtures.stockFolder)
+        let library = try await source.load()
+        let places =
+            [Place.unknown] + (0..<24).map { Place.cell(Geohash(latitude: Double($0) * 6.5 - 70, longitude: Double($0) * 14.5 - 170, precision: 5)) }
+        let windows = [0, 6, 12, 18].map { TimeWindow(containing: Date(timeIntervalSince1970: 1_780_000_000 + Double($0) * 3600), seconds: 900) }
+        var phases = Set<SunPhase>()
+        for round in 0..<2 {
+            for window in windows {
+                for place in places {
+                    if case .cell(let cell) = place { phases.insert(SunPhase(cell: cell, window: window)) }
+                    for shape in ScreenShape.allCases {
+                        let fresh = StockPhotoSource.order(
+                            library.entries.map(\.photo),
+                            sizes: library.entries.map(\.size),
+                            place: place,
+                            window: window,
+                            shape: shape
+                        )
+                        for variant in 0..<3 {
+                            let served = try await source.photo(for: place, in: window, variant: variant, shape: shape)
+                            #expect(served == PhotoVariants.pick(variant, from: fresh), "round \(round), \(place), \(shape), variant \(variant)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(phases.count >= 3, "the places meet several skies: \(phases)")
+    }
+
     @Test func scanAcceptsGapsAndIgnoresOtherFiles() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -14,6 +14,8 @@ package final class StockPhotoSource: Sendable {
     let limits: DecodeLimits
     let deny: PhotoDenylist
     private let loaded: Mutex<StockPhotoLibrary?>
+    /// The library ranked for each sky and class of screen asked for so far.
+    private let ranked = Mutex<[Ranked.Key: Ranked]>([:])
 
     /// A source whose library ``load()`` reads from `folder` and `extraFolder`, without the photos `deny` names.
     package init(folder: URL, extraFolder: URL? = nil, limits: DecodeLimits = .init(), deny: PhotoDenylist = PhotoDenylist()) {
@@ -47,32 +49,26 @@ package final class StockPhotoSource: Sendable {
 
     func photo(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async throws -> SourcePhoto {
         let entries = try self.loadedEntries()
-        let photos = Self.order(entries.map(\.photo), sizes: entries.map(\.size), place: place, window: window, shape: shape)
-        guard let photo = PhotoVariants.pick(variant, from: photos) else { throw StockPhotoError("no stock photos") }
+        let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
+        let key = Ranked.Key(phase: phase, shape: shape)
+        // The ranking depends on the sky and the screen's class alone: made once for each (a few), not on every hit.
+        let ranked =
+            self.ranked.withLock { $0[key] }
+            ?? {
+                let made = Ranked(entries.map(\.photo), sizes: entries.map(\.size), phase: phase, shape: shape)
+                self.ranked.withLock { $0[key] = made }
+                return made
+            }()
+        guard let photo = PhotoVariants.pick(variant, from: ranked.order(place: place, window: window)) else {
+            throw StockPhotoError("no stock photos")
+        }
         return photo
     }
 
-    /// `photos` (of `sizes`) in the order `place` gets them in `window` on a screen of `shape`: those whose sky is
-    /// nearest the sky at the place now (all of them without a location) and, among those, that fit the screen's class
-    /// best (``PhotoRanking/fit(width:height:)``: a portrait on a phone, a landscape on a desktop), starting at the
-    /// place's turn (``PhotoChoice``: the whole pool before any repeats, never the previous window's); then the others,
-    /// nearest and best fitting first.
+    /// `photos` (of `sizes`) in the order `place` gets them in `window` on a screen of `shape` (see ``Ranked``).
     static func order(_ photos: [SourcePhoto], sizes: [PixelSize], place: Place, window: TimeWindow, shape: ScreenShape) -> [SourcePhoto] {
-        var pool = photos
-        var rest = [SourcePhoto]()
-        if !photos.isEmpty {
-            let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
-            let ranking = PhotoRanking(phase: phase ?? .day, shape: shape)
-            let score = photos.indices.map {
-                [phase == nil ? 0 : ranking.skyMatch(photos[$0].shown), ranking.fit(width: sizes[$0].width, height: sizes[$0].height)]
-            }
-            let nearest = photos.indices.sorted { score[$0] != score[$1] ? score[$1].lexicographicallyPrecedes(score[$0]) : $0 < $1 }
-            pool = nearest.filter { score[$0] == score[nearest[0]] }.map { photos[$0] }
-            rest = nearest.filter { score[$0] != score[nearest[0]] }.map { photos[$0] }
-        }
-        guard !pool.isEmpty else { return rest }
-        let start = PhotoChoice.index(place: place, window: window, count: pool.count)
-        return Array(pool[start...] + pool[..<start]) + rest
+        let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
+        return Ranked(photos, sizes: sizes, phase: phase, shape: shape).order(place: place, window: window)
     }
 
     func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {

@@ -9,13 +9,42 @@ import Synchronization
 package struct BackdropMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     let factory: any MetricsFactory
-    /// Request metrics by route and status, made once: the hot path should not look them up in the registry each time.
-    private let requestMetrics = Handles()
+    /// Counters, gauges and timers made once and kept: making one asks the registry (its lock, its label checks) each
+    /// time, a twentieth of a cache hit's time when every count did.
+    private let handles = Handles()
     /// Responses whose body went out from a cache file with `sendfile`.
     private let fileBodies: CoreMetrics.Counter
 
+    /// A metric's label and its dimensions' values (the names follow from the label).
+    private struct Key: Hashable, Sendable {
+        let label: String
+        let values: [String]
+    }
+
     private final class Handles: Sendable {
-        let byKey = Mutex<[String: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
+        private let made = Mutex<[Key: any Sendable]>([:])
+
+        func handle<Metric: Sendable>(_ label: String, _ dimensions: [(String, String)], make: () -> Metric) -> Metric {
+            let key = Key(label: label, values: dimensions.map(\.1))
+            return self.made.withLock { made in
+                if let found = made[key] as? Metric { return found }
+                let metric = make()
+                made[key] = metric
+                return metric
+            }
+        }
+    }
+
+    private func counter(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
+        self.handles.handle(label, dimensions) { Counter(label: label, dimensions: dimensions, factory: self.factory) }
+    }
+
+    private func gauge(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Gauge {
+        self.handles.handle(label, dimensions) { Gauge(label: label, dimensions: dimensions, factory: self.factory) }
+    }
+
+    private func timer(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Timer {
+        self.handles.handle(label, dimensions) { Timer(label: label, dimensions: dimensions, factory: self.factory) }
     }
 
     package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -39,22 +68,12 @@ package struct BackdropMetrics: Sendable {
     /// A connection closed by the transport: `peer` (the client closed with nothing in flight), `idle_timeout`,
     /// `head_timeout`.
     func connectionClosed(_ reason: String) {
-        Counter(label: "backdrop.connections.closed.total", dimensions: [("reason", reason)], factory: self.factory).increment()
+        self.counter("backdrop.connections.closed.total", [("reason", reason)]).increment()
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        let key = "\(route) \(status)"
-        let (counter, timer) = self.requestMetrics.byKey.withLock { handles in
-            if let found = handles[key] { return found }
-            let made = (
-                Counter(label: "backdrop.requests.total", dimensions: [("route", route), ("status", String(status))], factory: self.factory),
-                Timer(label: "backdrop.request.duration.seconds", dimensions: [("route", route)], factory: self.factory)
-            )
-            handles[key] = made
-            return made
-        }
-        counter.increment()
-        timer.recordNanoseconds(TimeAmount(duration).nanoseconds)
+        self.counter("backdrop.requests.total", [("route", route), ("status", String(status))]).increment()
+        self.timer("backdrop.request.duration.seconds", [("route", route)]).recordNanoseconds(TimeAmount(duration).nanoseconds)
     }
 
     enum CacheEvent: String {
@@ -64,86 +83,83 @@ package struct BackdropMetrics: Sendable {
     }
 
     func cache(_ event: CacheEvent, kind: String) {
-        Counter(label: "backdrop.cache.\(event.rawValue).total", dimensions: [("kind", kind)], factory: self.factory).increment()
+        self.counter("backdrop.cache.\(event.rawValue).total", [("kind", kind)]).increment()
     }
 
     /// The render queue now: jobs waiting for a worker, and jobs running.
     func renderJobs(queued: Int, running: Int) {
-        Gauge(label: "backdrop.render.jobs", dimensions: [("state", "queued")], factory: self.factory).record(queued)
-        Gauge(label: "backdrop.render.jobs", dimensions: [("state", "running")], factory: self.factory).record(running)
+        self.gauge("backdrop.render.jobs", [("state", "queued")]).record(queued)
+        self.gauge("backdrop.render.jobs", [("state", "running")]).record(running)
     }
 
     func cacheBytes(kind: String, bytes: Int) {
-        Gauge(label: "backdrop.cache.bytes", dimensions: [("kind", kind)], factory: self.factory).record(bytes)
+        self.gauge("backdrop.cache.bytes", [("kind", kind)]).record(bytes)
     }
 
     /// `operation`: read or write.
     func cacheError(_ operation: String) {
-        Counter(label: "backdrop.cache.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
+        self.counter("backdrop.cache.errors.total", [("operation", operation)]).increment()
     }
 
     /// A search call to a photo source (`flickr`, `commons`), by outcome: ok, empty, invalid_key, transient, failed,
     /// malformed, quota.
     func sourceCall(_ source: String, _ outcome: String) {
-        Counter(label: "backdrop.source.calls.total", dimensions: [("source", source), ("outcome", outcome)], factory: self.factory).increment()
+        self.counter("backdrop.source.calls.total", [("source", source), ("outcome", outcome)]).increment()
     }
 
     /// A request's upstream deadline passed; it got a fallback photo.
     func deadlinePassed() {
-        Counter(label: "backdrop.upstream.deadlines.total", factory: self.factory).increment()
+        self.counter("backdrop.upstream.deadlines.total").increment()
     }
 
     /// A `/background` image answered (200) or confirmed (304), by format (`png`, `jpeg`, `webp`, `avif`).
     func image(_ format: String, status: Int) {
-        Counter(label: "backdrop.images.total", dimensions: [("format", format), ("status", String(status))], factory: self.factory)
-            .increment()
+        self.counter("backdrop.images.total", [("format", format), ("status", String(status))]).increment()
     }
 
     /// A lossy render's fidelity check (``FittedQuality``), by format: `first`, `second`, `short` or `clear`.
     func fidelity(_ format: String, outcome: String) {
-        Counter(label: "backdrop.render.fidelity.total", dimensions: [("format", format), ("outcome", outcome)], factory: self.factory)
-            .increment()
+        self.counter("backdrop.render.fidelity.total", [("format", format), ("outcome", outcome)]).increment()
     }
 
     /// The quality gate's verdict on a photo from elsewhere, once per photo prepared: pass, dark, bright, clipped,
     /// blurred or flat.
     func photoQuality(_ verdict: String) {
-        Counter(label: "backdrop.photos.quality.total", dimensions: [("verdict", verdict)], factory: self.factory).increment()
+        self.counter("backdrop.photos.quality.total", [("verdict", verdict)]).increment()
     }
 
     /// `kind`: stale or stock.
     func fallback(_ kind: String) {
-        Counter(label: "backdrop.fallbacks.total", dimensions: [("kind", kind)], factory: self.factory).increment()
+        self.counter("backdrop.fallbacks.total", [("kind", kind)]).increment()
     }
 
     /// How a replica's lookup of a cell-window went with the others: `searched` (it held the lease), `shared` (another
     /// replica's result), `failing` or `key_rejected` (another replica's discovery), `alone` (no database to ask).
     func clusterCell(_ outcome: String) {
-        Counter(label: "backdrop.cluster.cells.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
+        self.counter("backdrop.cluster.cells.total", [("outcome", outcome)]).increment()
     }
 
     /// A wait for another replica's lease on a cell-window, by how it ended: `shared` (its result came) or `took_over`
     /// (its lease expired: the replica holding it died or hangs).
     func clusterLeaseWait(_ outcome: String, _ duration: Duration) {
-        Counter(label: "backdrop.cluster.lease.waits.total", dimensions: [("outcome", outcome)], factory: self.factory).increment()
-        Timer(label: "backdrop.cluster.lease.wait.seconds", factory: self.factory)
-            .recordNanoseconds(TimeAmount(duration).nanoseconds)
+        self.counter("backdrop.cluster.lease.waits.total", [("outcome", outcome)]).increment()
+        self.timer("backdrop.cluster.lease.wait.seconds").recordNanoseconds(TimeAmount(duration).nanoseconds)
     }
 
     /// A query or connection attempt on the shared database failed or took too long, by operation.
     func clusterDatabaseError(_ operation: String) {
-        Counter(label: "backdrop.cluster.database.errors.total", dimensions: [("operation", operation)], factory: self.factory).increment()
+        self.counter("backdrop.cluster.database.errors.total", [("operation", operation)]).increment()
     }
 
     /// Calls left in a source's budget (`flickr`, `commons`) at its last call: the replica's own bucket, or the
     /// shared one as the database counted it.
     func budgetTokens(_ source: String, _ tokens: Int) {
-        Gauge(label: "backdrop.source.budget.tokens", dimensions: [("source", source)], factory: self.factory).record(tokens)
+        self.gauge("backdrop.source.budget.tokens", [("source", source)]).record(tokens)
     }
 
     /// 1 while the replica shares through the database, 0 while it works alone because the database cannot be reached.
     func clusterConnected(_ connected: Bool) {
-        Gauge(label: "backdrop.cluster.connected", factory: self.factory).record(connected ? 1 : 0)
+        self.gauge("backdrop.cluster.connected").record(connected ? 1 : 0)
     }
 
     /// Prometheus text exposition.
