@@ -233,6 +233,25 @@ struct LiveServerTests {
         }
     }
 
+    /// The path guard reads a path byte by byte; it must judge every path as its definition does (segments split on `/`,
+    /// none empty, `.` or `..`), on 20,000 seeded paths of slashes, dots and letters.
+    @Test func canonicalPathsAreJudgedAsSplitSegmentsWouldBe() {
+        func bySplitting(_ path: String) -> Bool {
+            guard path.first == "/" else { return false }
+            if path == "/" { return true }
+            return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        }
+        var random = SeededGenerator(seed: 60)
+        let alphabet: [Character] = ["/", "/", ".", ".", "a", "b"]
+        var canonical = 0
+        for _ in 0..<20_000 {
+            let path = String((0..<Int.random(in: 0...9, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "/" })
+            #expect(PathGuardMiddleware<BasicRequestContext>.isCanonical(path) == bySplitting(path), "\(path)")
+            if bySplitting(path) { canonical += 1 }
+        }
+        #expect(canonical > 500, "the paths include canonical ones: \(canonical)")
+    }
+
     @Test func malformedRequestsGetOneJSONErrorAndNoAnswerBeforeIt() async throws {
         try await Self.withLiveApp { port, _ in
             for (name, request) in [

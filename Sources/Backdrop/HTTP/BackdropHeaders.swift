@@ -23,6 +23,9 @@ enum BackdropHeaders {
 
     /// The attribution headers' names, for `Access-Control-Expose-Headers`.
     static let attributionNames = [source, photoID, cell, credit, title, author, license, licenseURL, photoURL].map(\.rawName)
+    /// What a script on another site may read of an answer (``CORSMiddleware``'s `Access-Control-Expose-Headers`),
+    /// joined once rather than on every answer.
+    static let exposedToScripts = (attributionNames + ["Link", "ETag", "Last-Modified", "Retry-After", "Vary"]).joined(separator: ", ")
 
     private static func header(_ name: String) -> HTTPField.Name {
         guard let field = HTTPField.Name(name) else { preconditionFailure("invalid header name \(name)") }

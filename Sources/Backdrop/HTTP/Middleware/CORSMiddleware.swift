@@ -13,10 +13,6 @@ import Hummingbird
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: CORSOrigins
 
-    static var exposed: String {
-        (BackdropHeaders.attributionNames + ["Link", "ETag", "Last-Modified", "Retry-After", "Vary"]).joined(separator: ", ")
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Metrics are for the operator's scraper, never for pages on other sites.
         guard self.origins.isEnabled, request.uri.path != Route.metrics.path else { return try await next(request, context) }
@@ -34,7 +30,7 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         self.addOrigin(origin, to: &response.headers)
         if response.headers[.accessControlAllowOrigin] != nil {
-            response.headers[.accessControlExposeHeaders] = Self.exposed
+            response.headers[.accessControlExposeHeaders] = BackdropHeaders.exposedToScripts
         }
         return response
     }
