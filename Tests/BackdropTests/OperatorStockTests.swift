@@ -36,13 +36,11 @@ struct OperatorStockTests {
         // Ranked as the shipped ones are: at midnight at (0, 0.1) the night landscapes come first, the operator's among them.
         let place = Place.cell(Geohash(latitude: 0, longitude: 0.1, precision: 5))
         let midnight = TimeWindow(containing: Date(timeIntervalSince1970: 0), seconds: 900)
-        let order = StockPhotoSource.order(
+        let order = StockPhotoSource.Ranked(
             library.entries.map(\.photo),
             sizes: library.entries.map(\.size),
-            place: place,
-            window: midnight,
-            shape: .landscape
-        )
+            key: .init(place: place, window: midnight, shape: .landscape)
+        ).order(place: place, window: midnight)
         let first = order.prefix { $0.shown == .night }
         #expect(first.count >= 2 && first.contains { $0.id == "stock-own-001" }, "\(order.map(\.id))")
         // Denied like any photo.

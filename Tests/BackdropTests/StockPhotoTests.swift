@@ -48,13 +48,11 @@ struct StockPhotoTests {
                 for place in places {
                     if case .cell(let cell) = place { phases.insert(SunPhase(cell: cell, window: window)) }
                     for shape in ScreenShape.allCases {
-                        let fresh = StockPhotoSource.order(
+                        let fresh = StockPhotoSource.Ranked(
                             library.entries.map(\.photo),
                             sizes: library.entries.map(\.size),
-                            place: place,
-                            window: window,
-                            shape: shape
-                        )
+                            key: .init(place: place, window: window, shape: shape)
+                        ).order(place: place, window: window)
                         for variant in 0..<3 {
                             let served = try await source.photo(for: place, in: window, variant: variant, shape: shape)
                             #expect(served == PhotoVariants.pick(variant, from: fresh), "round \(round), \(place), \(shape), variant \(variant)")

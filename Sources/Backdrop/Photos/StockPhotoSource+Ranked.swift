@@ -4,20 +4,28 @@ extension StockPhotoSource {
     /// (``PhotoRanking/fit(width:height:)``: a portrait on a phone, a landscape on a desktop), the pool; then the
     /// others, nearest and best fitting first.
     struct Ranked: Sendable {
+        /// The sky at the place during the window (none without a location) and the class of screen.
         struct Key: Hashable, Sendable {
             let phase: SunPhase?
             let shape: ScreenShape
+
+            init(place: Place, window: TimeWindow, shape: ScreenShape) {
+                self.phase = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
+                self.shape = shape
+            }
         }
 
         let pool: [SourcePhoto]
         let rest: [SourcePhoto]
 
-        init(_ photos: [SourcePhoto], sizes: [PixelSize], phase: SunPhase?, shape: ScreenShape) {
+        /// `photos` (of `sizes`) ranked for `key`'s sky and class of screen.
+        init(_ photos: [SourcePhoto], sizes: [PixelSize], key: Key) {
             guard !photos.isEmpty else {
                 (self.pool, self.rest) = ([], [])
                 return
             }
-            let ranking = PhotoRanking(phase: phase ?? .day, shape: shape)
+            let phase = key.phase
+            let ranking = PhotoRanking(phase: phase ?? .day, shape: key.shape)
             let score = photos.indices.map {
                 [phase == nil ? 0 : ranking.skyMatch(photos[$0].shown), ranking.fit(width: sizes[$0].width, height: sizes[$0].height)]
             }

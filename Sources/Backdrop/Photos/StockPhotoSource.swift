@@ -49,26 +49,13 @@ package final class StockPhotoSource: Sendable {
 
     func photo(for place: Place, in window: TimeWindow, variant: Int, shape: ScreenShape) async throws -> SourcePhoto {
         let entries = try self.loadedEntries()
-        let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
-        let key = Ranked.Key(phase: phase, shape: shape)
         // The ranking depends on the sky and the screen's class alone: made once for each (a few), not on every hit.
-        let ranked =
-            self.ranked.withLock { $0[key] }
-            ?? {
-                let made = Ranked(entries.map(\.photo), sizes: entries.map(\.size), phase: phase, shape: shape)
-                self.ranked.withLock { $0[key] = made }
-                return made
-            }()
+        let key = Ranked.Key(place: place, window: window, shape: shape)
+        let ranked = self.ranked.kept(key) { Ranked(entries.map(\.photo), sizes: entries.map(\.size), key: key) }
         guard let photo = PhotoVariants.pick(variant, from: ranked.order(place: place, window: window)) else {
             throw StockPhotoError("no stock photos")
         }
         return photo
-    }
-
-    /// `photos` (of `sizes`) in the order `place` gets them in `window` on a screen of `shape` (see ``Ranked``).
-    static func order(_ photos: [SourcePhoto], sizes: [PixelSize], place: Place, window: TimeWindow, shape: ScreenShape) -> [SourcePhoto] {
-        let phase: SunPhase? = if case .cell(let cell) = place { SunPhase(cell: cell, window: window) } else { nil }
-        return Ranked(photos, sizes: sizes, phase: phase, shape: shape).order(place: place, window: window)
     }
 
     func imageData(for photo: SourcePhoto, covering size: PixelSize) async throws -> EncodedImage {

@@ -19,32 +19,29 @@ package struct BackdropMetrics: Sendable {
     private struct Key: Hashable, Sendable {
         let label: String
         let values: [String]
-    }
 
-    private final class Handles: Sendable {
-        private let made = Mutex<[Key: any Sendable]>([:])
-
-        func handle<Metric: Sendable>(_ label: String, _ dimensions: [(String, String)], make: () -> Metric) -> Metric {
-            let key = Key(label: label, values: dimensions.map(\.1))
-            return self.made.withLock { made in
-                if let found = made[key] as? Metric { return found }
-                let metric = make()
-                made[key] = metric
-                return metric
-            }
+        init(_ label: String, _ dimensions: [(String, String)]) {
+            self.label = label
+            self.values = dimensions.map(\.1)
         }
     }
 
+    private final class Handles: Sendable {
+        let counters = Mutex<[Key: CoreMetrics.Counter]>([:])
+        let gauges = Mutex<[Key: CoreMetrics.Gauge]>([:])
+        let timers = Mutex<[Key: CoreMetrics.Timer]>([:])
+    }
+
     private func counter(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
-        self.handles.handle(label, dimensions) { Counter(label: label, dimensions: dimensions, factory: self.factory) }
+        self.handles.counters.kept(Key(label, dimensions)) { Counter(label: label, dimensions: dimensions, factory: self.factory) }
     }
 
     private func gauge(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Gauge {
-        self.handles.handle(label, dimensions) { Gauge(label: label, dimensions: dimensions, factory: self.factory) }
+        self.handles.gauges.kept(Key(label, dimensions)) { Gauge(label: label, dimensions: dimensions, factory: self.factory) }
     }
 
     private func timer(_ label: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Timer {
-        self.handles.handle(label, dimensions) { Timer(label: label, dimensions: dimensions, factory: self.factory) }
+        self.handles.timers.kept(Key(label, dimensions)) { Timer(label: label, dimensions: dimensions, factory: self.factory) }
     }
 
     package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
