@@ -5,8 +5,9 @@ usage: cache_hit.py --backdrop PATH/TO/backdrop --anchors DIR [--seconds 8] [--r
 
 Starts a release Backdrop on 127.0.0.1 with a fresh disk cache, warms one background, and loads it with wrk
 (2 threads, 64 and 256 connections); then nginx serves the same bytes (the anchors' nginx.conf: sendfile, tcp_nopush).
-Every Backdrop answer goes through Hummingbird's router and middleware; the body leaves its cache file with sendfile.
-`--compare` adds other Backdrop binaries (for example an older build with a connection-level fast path) to each round.
+The first answers go through Hummingbird's router and middleware, the repeats are replayed beneath it (HitReplays); the
+body leaves its cache file with sendfile. `--compare` adds other Backdrop binaries (for example a build from before the
+replays, whose every answer went through the router) to each round.
 The rounds interleave the servers, so that the shared machine's drift hits them alike; the table gives each server's
 median requests/s and p99 over the rounds and the median of the per-round ratios to nginx. Backdrop's resident memory
 is printed before and after its load (flat memory is the target). Everything runs on loopback and stops by itself.
@@ -139,8 +140,8 @@ def main():
         ratio = ratios[("backdrop", connections)]
         print(f"Target: at least 1.0x nginx's requests/s at {connections} connections: {'met' if ratio >= 1.0 else 'MISSED'} ({ratio:.2f}x).")
     for name, _ in servers[1:]:
-        gain = ratios[(name, 64)] / max(ratio64, 1e-9) - 1
-        print(f"{name} vs backdrop at 64 connections: {gain * 100:+.0f}% requests/s (a fast path must add at least 15%).")
+        gain = ratio64 / max(ratios[(name, 64)], 1e-9) - 1
+        print(f"backdrop vs {name} at 64 connections: {gain * 100:+.0f}% requests/s (answers beneath the router must add at least 15%).")
 
 
 if __name__ == "__main__":

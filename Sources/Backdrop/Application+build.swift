@@ -42,7 +42,16 @@ package func buildApplication(
         resolve: resolve,
         lateLooks: lateLooks
     )
-    let background = buildBackgroundController(settings, photos: photos.line, disk: sweeper?.cache, clock: clock, metrics: metrics)
+    // Hits are sent again beneath the router unless middleware of another's or tracing must see every answer.
+    let replays = middleware.isEmpty && !settings.telemetry.enabled ? HitReplays(limit: HitReplays.defaultLimit, clock: clock) : nil
+    let background = buildBackgroundController(
+        settings,
+        photos: photos.line,
+        disk: sweeper?.cache,
+        clock: clock,
+        metrics: metrics,
+        replaysHits: replays != nil
+    )
     let openAPI = OpenAPIController(publicFolder: settings.server.publicFolder)
     let router = buildRouter(
         server: settings.server,
@@ -55,7 +64,7 @@ package func buildApplication(
     )
     var app = Application(
         router: router,
-        server: .backdrop(settings: settings.server, metrics: metrics),
+        server: .backdrop(settings: settings.server, metrics: metrics, replays: replays),
         configuration: settings.server.application(maxConnections: descriptors.maxConnections, logger: logger),
         // Given services first: they stop last (a trace exporter flushes what the last requests made).
         services: services + [sweeper?.cache.thread as (any Service)?, sweeper, replicas.service].compactMap { $0 } + photos.services,
@@ -116,7 +125,8 @@ func buildBackgroundController(
     photos: PhotoLine,
     disk: DiskCache?,
     clock: any WallClock,
-    metrics: BackdropMetrics
+    metrics: BackdropMetrics,
+    replaysHits: Bool
 ) -> BackgroundController {
     let backgrounds = Backgrounds(
         render: settings.render,
@@ -135,11 +145,13 @@ func buildBackgroundController(
         clients: settings.server.clientAddress,
         backgrounds: backgrounds,
         clock: clock,
-        metrics: metrics
+        metrics: metrics,
+        replaysHits: replaysHits
     )
 }
 
-/// The routes and middleware. Every path served is in ``Route``; the middleware sees every response.
+/// The routes and middleware. Every path served is in ``Route``; the middleware sees every response but the hits
+/// replayed beneath it (``HitReplays``, off when `middleware` is given or tracing is on).
 func buildRouter(
     server: Settings.Server,
     telemetry: Settings.Telemetry,

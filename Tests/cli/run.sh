@@ -217,6 +217,68 @@ else
   fail "server with BACKDROP_PORT did not start" "$(cat "$WORK/server2.log")"
 fi
 
+# --- SIGTERM while a hit replayed beneath the router is still being sent to a client that reads slowly: the answer
+# goes out whole, then the connection closes and the process exits 0. The answer (a 2048x1953 PNG at blur 0) is
+# larger than the kernel's socket buffers (the script checks), so the send is still under way when the server stops.
+PORT4=$(free_port)
+( cd "$WORK" && exec env BACKDROP_HOST=127.0.0.1 BACKDROP_PORT="$PORT4" "$BIN" serve --config "$ROOT/config.json" ) > "$WORK/server4.log" 2>&1 &
+SERVER4=$!
+PIDS+=("$SERVER4")
+if wait_for_text "$WORK/server4.log" "listening on 127.0.0.1:$PORT4"; then
+  out=$(timeout 120 python3 - "$PORT4" "$SERVER4" <<'PY'
+import os, re, signal, socket, sys, time, urllib.request
+port, pid = int(sys.argv[1]), int(sys.argv[2])
+base = f"http://127.0.0.1:{port}"
+target = "/background?lat=-33.9&lon=151.2&width=2048&height=1953&blur=0"
+whole = urllib.request.urlopen(base + target, timeout=60).read()  # rendered, and kept for replay
+buffers = int(open("/proc/sys/net/ipv4/tcp_wmem").read().split()[2]) + 65536
+if len(whole) <= buffers:
+    sys.exit(f"the answer ({len(whole)} bytes) fits in the socket buffers ({buffers}): nothing would be under way")
+def replayed():
+    text = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+    found = re.search(r"^backdrop_responses_replayed_total (\S+)", text, re.M)
+    return float(found.group(1)) if found else 0.0
+slow = socket.socket()
+slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+slow.settimeout(30)
+slow.connect(("127.0.0.1", port))
+slow.sendall(f"GET {target} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+deadline = time.monotonic() + 20
+while replayed() < 1:
+    if time.monotonic() > deadline:
+        sys.exit("the repeat was not replayed")
+    time.sleep(0.05)
+os.kill(pid, signal.SIGTERM)
+deadline = time.monotonic() + 20
+while True:  # the server is stopping once its listener refuses
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except OSError:
+        break
+    if time.monotonic() > deadline:
+        sys.exit("still accepting after SIGTERM")
+    time.sleep(0.05)
+received = b""
+while True:
+    chunk = slow.recv(1 << 20)
+    if not chunk:
+        break
+    received += chunk
+head, _, body = received.partition(b"\r\n\r\n")
+print(f"{len(body)} of {len(whole)} bytes, {'equal' if body == whole else 'different'}")
+sys.exit(0 if body == whole and head.startswith(b"HTTP/1.1 200") else 1)
+PY
+  )
+  ok=$?
+  timeout 60 tail --pid="$SERVER4" -f /dev/null
+  wait "$SERVER4"
+  rc=$?
+  [ $ok -eq 0 ] && [ $rc -eq 0 ] && pass "SIGTERM lets a replayed hit still being sent finish whole, then exits 0 ($out)" \
+    || fail "SIGTERM with a replay under way (exit $rc): $out" "$(tail -5 "$WORK/server4.log")"
+else
+  fail "server for the replay under SIGTERM did not start" "$(tail -5 "$WORK/server4.log")"
+fi
+
 # --- the disk cache survives SIGKILL in the middle of writes: nothing torn is ever served
 CACHE="$WORK/cache"
 PORT3=$(free_port)

@@ -14,6 +14,8 @@ package struct BackdropMetrics: Sendable {
     private let handles = Handles()
     /// Responses whose body went out from a cache file with `sendfile`.
     private let fileBodies: CoreMetrics.Counter
+    /// Cache hits answered beneath the router (``HitReplays``).
+    private let replays: CoreMetrics.Counter
 
     /// A metric's label and its dimensions' values (the names follow from the label).
     private struct Key: Hashable, Sendable {
@@ -56,10 +58,15 @@ package struct BackdropMetrics: Sendable {
         self.registry = registry
         self.factory = factory
         self.fileBodies = Counter(label: "backdrop.responses.sendfile.total", factory: factory)
+        self.replays = Counter(label: "backdrop.responses.replayed.total", factory: factory)
     }
 
     func sentFromFile() {
         self.fileBodies.increment()
+    }
+
+    func replayed() {
+        self.replays.increment()
     }
 
     /// A connection closed by the transport: `peer` (the client closed with nothing in flight), `idle_timeout`,

@@ -19,6 +19,8 @@ package struct BackgroundController: Sendable {
     /// Tells clients apart, so that the render queue serves them in turn.
     let clients: ClientAddress
     let metrics: BackdropMetrics
+    /// Whether the transport may send a hit again beneath the router (``HitReplays``).
+    let replaysHits: Bool
 
     /// The controller as the settings describe it: cells and windows from `photos`, answers' lifetimes from `cache`,
     /// what a request leaves out from `defaults`.
@@ -29,7 +31,8 @@ package struct BackgroundController: Sendable {
         clients: ClientAddress,
         backgrounds: Backgrounds,
         clock: any WallClock,
-        metrics: BackdropMetrics
+        metrics: BackdropMetrics,
+        replaysHits: Bool
     ) {
         self.backgrounds = backgrounds
         self.clock = clock
@@ -40,6 +43,7 @@ package struct BackgroundController: Sendable {
         self.defaults = defaults
         self.clients = clients
         self.metrics = metrics
+        self.replaysHits = replaysHits
     }
 
     package func addRoutes(to router: Router<some RemoteAddressRequestContext>) {
@@ -73,7 +77,8 @@ package struct BackgroundController: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         self.metrics.image(format.rawValue, status: 200)
-        return .cached(render, headers: headers, fromFile: request.method == .get)
+        let replay = self.replayTerms(render, window: window, now: now, format: format, place: query.place)
+        return .cached(render, headers: headers, fromFile: request.method == .get, replay: replay)
     }
 
     /// The format `Accept` chooses (see ``FormatNegotiation``); a 406 when it accepts none of them.
@@ -99,12 +104,32 @@ package struct BackgroundController: Sendable {
     /// shows the old window's image while it fetches the new one); stock and stale fallbacks only briefly and never
     /// past that, so that clients return for the real photo.
     private func cacheControl(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> String {
+        let maxAge = self.maxAge(photo, window: window, now: now)
+        return self.staleWhileRevalidate > 0 && !self.isCapped(photo)
+            ? "public, max-age=\(maxAge), stale-while-revalidate=\(self.staleWhileRevalidate)" : "public, max-age=\(maxAge)"
+    }
+
+    /// How long an answer about `photo` may be kept: the rest of its window, or for a fallback at most the cap.
+    private func maxAge(_ photo: SourcePhoto, window: TimeWindow, now: Date) -> Int {
         let left = window.secondsLeft(at: now)
-        guard self.isCapped(photo), let cap = self.fallbackMaxAge else {
-            return self.staleWhileRevalidate > 0
-                ? "public, max-age=\(left), stale-while-revalidate=\(self.staleWhileRevalidate)" : "public, max-age=\(left)"
-        }
-        return "public, max-age=\(min(left, cap))"
+        guard self.isCapped(photo), let cap = self.fallbackMaxAge else { return left }
+        return min(left, cap)
+    }
+
+    /// The terms on which the transport may send a 200 again (``HitReplays``): until its window ends, with
+    /// `Cache-Control` written by ``cacheControl(_:window:now:)`` at each sending. Never a stand-in (stock or stale
+    /// while the sources fail): the route must ask again, so that the real photo replaces it as soon as it can.
+    private func replayTerms(_ render: CachedRender, window: TimeWindow, now: Date, format: OutputFormat, place: Place) -> HitReplays.Terms? {
+        guard self.replaysHits, !self.isCapped(render.photo) else { return nil }
+        let until = now.addingTimeInterval(TimeInterval(self.maxAge(render.photo, window: window, now: now)))
+        return HitReplays.Terms(
+            until: until,
+            cacheControl: { [self] in self.cacheControl(render.photo, window: window, now: $0) },
+            route: Route.background.path,
+            format: format.rawValue,
+            source: render.photo.sourceLabel,
+            cell: place.key
+        )
     }
 
     /// Whether `photo` stands in for the real one (stock or stale while Flickr fails), so must not be kept for long.

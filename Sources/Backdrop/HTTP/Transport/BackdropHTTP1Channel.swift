@@ -6,15 +6,17 @@ import NIOHTTPTypesHTTP1
 import ServiceLifecycle
 
 /// Hummingbird's HTTP/1 channel (its configuration, NIO's paired encoder and decoder, its request loop), its pipeline
-/// built here in one pass with five handlers in their places:
+/// built here in one pass with six handlers in their places:
 /// - ``StalledReaders``, ``RequestBytesHandler`` and ``FileBodyHandler`` at the socket end: the first closes a
 ///   connection whose client reads nothing of its response for 15 s, the second bounds the time a client may take to
-///   send a request's head or the next part of its body, the third sends offered bodies from their cache files;
-/// - ``RequestProgressHandler`` and ``FirstRequestHandler`` right after NIO's decoder, before Hummingbird's
-///   HTTP/1-to-HTTP-Types codec: the first stops the head and body timers and closes HTTP/1.0 connections after their
-///   response unless they asked for keep-alive (HTTP Types has no version); the second says when the connection's
-///   first request has arrived, and only then does its task enter Hummingbird's request loop, so that idle and
-///   trickling connections cost less memory.
+///   send a request's head or the next part of its body, the third corks bodies sent from their cache files;
+/// - ``RequestProgressHandler``, ``HitReplayHandler`` and ``FirstRequestHandler`` right after NIO's decoder, before
+///   Hummingbird's HTTP/1-to-HTTP-Types codec: the first stops the head and body timers and closes HTTP/1.0
+///   connections after their response unless they asked for keep-alive (HTTP Types has no version); the second sends
+///   offered bodies from their cache files and answers the hits it may replay (``HitReplays``) without the request
+///   loop; the third says when the connection's first request has arrived, and only then does its task enter
+///   Hummingbird's request loop, so that idle and trickling connections (and those whose every request was a
+///   replayed hit) cost less memory.
 ///
 /// Why a channel of our own: Hummingbird's `additionalChannelHandlers` sit above its HTTP/1 to HTTP Types conversion,
 /// where a body can only be bytes, an unfinished head is invisible and the version is gone; these handlers must sit
@@ -39,6 +41,8 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let idleTimeout: TimeAmount
     let requestTimeout: TimeAmount
     let metrics: BackdropMetrics
+    /// Hits sent again beneath the router; nil sends every request to it.
+    let replays: HitReplays?
 
     var responder: Responder { self.base.responder }
 
@@ -54,7 +58,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(StalledReaders { metrics.connectionClosed("write_stalled") })
             try pipeline.addHandler(RequestBytesHandler(timer: timer))
             try pipeline.addHandler(DrainBeforeClose())
-            try pipeline.addHandler(FileBodyHandler(bodies: bodies, sent: { metrics.sentFromFile() }))
+            try pipeline.addHandler(FileBodyHandler(sent: { metrics.sentFromFile() }))
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
@@ -67,6 +71,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withDecoderLimitConfiguration: limits
             )
             try pipeline.addHandler(RequestProgressHandler(timer: timer))
+            try pipeline.addHandler(HitReplayHandler(bodies: bodies, replays: self.replays, metrics: metrics, logger: logger))
             try pipeline.addHandler(first)
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandlers(configuration.additionalChannelHandlers())
@@ -78,7 +83,9 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     func handle(value: Value, logger: Logger) async {
         let channel = value.channel
-        // Idle or still sending its first head: wait here, closing the connection if the server stops meanwhile.
+        // Idle, still sending its first head, or answered only by replays: wait here. If the server stops meanwhile,
+        // the connection hears it as Hummingbird's request loop would have said it, so that a replay being written
+        // ends first (``HitReplayHandler``), then the idle connection closes.
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 try? await value.firstRequest.get()
@@ -86,7 +93,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 channel.close(promise: nil)
             }
         } onGracefulShutdown: {
-            channel.close(promise: nil)
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         await FileBodies.$current.withValue(value.bodies) {
             // A client that goes while its request is in flight takes its request's work with it: the request loop is
@@ -103,13 +110,14 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
-    static func backdrop(settings: Settings.Server, metrics: BackdropMetrics) -> HTTPServerBuilder {
+    static func backdrop(settings: Settings.Server, metrics: BackdropMetrics, replays: HitReplays?) -> HTTPServerBuilder {
         .init { responder in
             BackdropHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),
                 idleTimeout: TimeAmount(settings.idleTimeout),
                 requestTimeout: TimeAmount(settings.requestHeadTimeout),
-                metrics: metrics
+                metrics: metrics,
+                replays: replays
             )
         }
     }

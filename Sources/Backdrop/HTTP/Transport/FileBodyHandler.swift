@@ -6,12 +6,10 @@ import Glibc
 import Musl
 #endif
 
-/// Sends response bodies that the route offered in ``FileBodies`` from their cache files with `sendfile`, the way
-/// nginx serves static files, instead of copying the bytes from memory into the socket. It sits at the socket end of
-/// the pipeline, beneath NIO's HTTP/1 encoder, where a body can be a file region. Every other write passes unchanged.
-///
-/// On Linux the head (still pending: Hummingbird writes head, body and end, then flushes once) and the file leave
-/// corked, in full segments, as nginx's `tcp_nopush` does.
+/// At the socket end of the pipeline, beneath NIO's HTTP/1 encoder: a body sent from its cache file with `sendfile`
+/// (``HitReplayHandler`` puts it in the place of the bytes) leaves with its head corked, in full segments, as nginx's
+/// `tcp_nopush` does (on Linux: the head is still pending, since a response's head, body and end are flushed at once),
+/// and is counted. Every other write passes unchanged.
 final class FileBodyHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
@@ -20,32 +18,26 @@ final class FileBodyHandler: ChannelOutboundHandler, RemovableChannelHandler {
     private static let cork = ChannelOptions.Types.SocketOption(level: IPPROTO_TCP, name: TCP_CORK)
     #endif
 
-    let bodies: FileBodies
     private let sent: @Sendable () -> Void
 
-    init(bodies: FileBodies, sent: @escaping @Sendable () -> Void) {
-        self.bodies = bodies
+    init(sent: @escaping @Sendable () -> Void) {
         self.sent = sent
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .byteBuffer(let buffer) = self.unwrapOutboundIn(data), buffer.readableBytes >= OpenFileBudget.minimumPayload,
-            let file = self.bodies.take(buffer)
-        else {
+        guard case .fileRegion = self.unwrapOutboundIn(data) else {
             context.write(data, promise: promise)
             return
         }
-        let written = promise ?? context.eventLoop.makePromise()
-        guard let region = file.region(closedWhen: written.futureResult) else {
-            context.write(data, promise: written)  // no descriptor to spare: the bytes go instead
-            return
-        }
         #if os(Linux)
+        let written = promise ?? context.eventLoop.makePromise()
         let channel = context.channel
         try? channel.syncOptions?.setOption(Self.cork, value: 1)
         written.futureResult.whenComplete { _ in try? channel.syncOptions?.setOption(Self.cork, value: 0) }
+        context.write(data, promise: written)
+        #else
+        context.write(data, promise: promise)
         #endif
-        context.write(self.wrapOutboundOut(.fileRegion(region)), promise: written)
         self.sent()
     }
 }
