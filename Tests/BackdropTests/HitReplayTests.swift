@@ -14,21 +14,6 @@ struct HitReplayTests {
     static let paris = "/background?lat=48.8566&lon=2.3522&blur=0.5"
     static let lisbon = "/background?lat=38.72&lon=-9.14&blur=0.5"
 
-    static func withReplayingApp(
-        clock: any WallClock = FixedClock(date: TestApp.epoch),
-        configure: (inout Settings) -> Void = { _ in },
-        _ test: @Sendable (_ port: Int) async throws -> Void
-    ) async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var settings = TestApp.settings()
-        settings.cache.folder = folder.path
-        configure(&settings)
-        try await TestApp.run(settings, clock: clock, live: true) { client in
-            try await test(try #require(client.port))
-        }
-    }
-
     /// The header names in order, and their values but for `Date` and `Cache-Control`.
     static func shape(_ response: RawHTTP.Response) -> [String] {
         response.headers.map { ["date", "cache-control"].contains($0.name) ? $0.name : "\($0.name): \($0.value)" }
@@ -36,7 +21,7 @@ struct HitReplayTests {
 
     @Test func aReplayIsTheRoutesAnswerWithItsTimesMadeAnew() async throws {
         let clock = MovableClock(TestApp.epoch)
-        try await Self.withReplayingApp(clock: clock) { port in
+        try await LiveServer.run(clock: clock, middleware: []) { port, _ in
             let first = try await LiveServer.get(port, Self.paris)
             #expect(try await LiveServer.counter(port, "backdrop_responses_replayed_total") == 0)
             clock.advance(100)
@@ -57,7 +42,8 @@ struct HitReplayTests {
     }
 
     @Test func aReplayStandsForItsRequestAlone() async throws {
-        try await Self.withReplayingApp(configure: { $0.server.corsOrigins = .listed(["https://a.example", "https://b.example"]) }) { port in
+        let origins = CORSOrigins.listed(["https://a.example", "https://b.example"])
+        try await LiveServer.run(middleware: [], configure: { $0.server.corsOrigins = origins }) { port, _ in
             let png = try await LiveServer.get(port, Self.paris)
             _ = try await LiveServer.get(port, Self.paris)
             #expect(try await LiveServer.counter(port, "backdrop_responses_replayed_total") == 1)
@@ -87,7 +73,7 @@ struct HitReplayTests {
 
     @Test func aReplayEndsWithItsWindow() async throws {
         let clock = MovableClock(TestApp.epoch)
-        try await Self.withReplayingApp(clock: clock) { port in
+        try await LiveServer.run(clock: clock, middleware: []) { port, _ in
             let first = try await LiveServer.get(port, Self.paris)
             clock.advance(900)
             let next = try await LiveServer.get(port, Self.paris)
@@ -98,7 +84,7 @@ struct HitReplayTests {
     }
 
     @Test func pipelinedReplaysKeepTheirPlaceInLine() async throws {
-        try await Self.withReplayingApp { port in
+        try await LiveServer.run(middleware: []) { port, _ in
             let paris = try await LiveServer.get(port, Self.paris)
             // Replays (the first and the last), a miss, a request behind the miss that a replay stands for (it waits
             // its turn through the router), a HEAD and an error.

@@ -20,14 +20,7 @@ struct LiveServerTests {
         configure: (inout Settings) -> Void = { _ in },
         _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void
     ) async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var settings = TestApp.settings()
-        settings.cache.folder = folder.path
-        configure(&settings)
-        try await TestApp.run(settings, clock: clock, middleware: [seen.witness], live: true) { client in
-            try await test(try #require(client.port), folder)
-        }
+        try await LiveServer.run(clock: clock, middleware: [seen.witness], configure: configure, test)
     }
 
     @Test func aMiddlewareAddedToTheRouterSeesEveryBackgroundResponse() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Synchronization
 import Testing
@@ -26,6 +27,24 @@ enum LiveServer {
                 $0.append((request.method.rawValue, request.uri.path, Int(response.status.code), request.uri.description))
             }
             return response
+        }
+    }
+
+    /// The app on `settings` (the tests' own, with a disk cache in a new folder, then `configure`) on a socket of its
+    /// own, with `middleware` (none: hits are replayed beneath the router), for `test`.
+    static func run(
+        clock: any WallClock = FixedClock(date: TestApp.epoch),
+        middleware: [any MiddlewareProtocol<Request, Response, BackdropRequestContext>],
+        configure: (inout Settings) -> Void = { _ in },
+        _ test: @Sendable (_ port: Int, _ folder: URL) async throws -> Void
+    ) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var settings = TestApp.settings()
+        settings.cache.folder = folder.path
+        configure(&settings)
+        try await TestApp.run(settings, clock: clock, middleware: middleware, live: true) { client in
+            try await test(try #require(client.port), folder)
         }
     }
 
