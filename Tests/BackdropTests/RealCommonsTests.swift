@@ -266,6 +266,7 @@ struct RealCommonsTests {
         #expect(Int(total: 1e300) == .max && Int(total: -1e300) == .min && Int(total: 9_223_372_036_854_775_808.0) == .max)
         #expect(Int(total: 2.7) == 2 && Int(total: -2.7) == -2 && Int64(total: 9.3e18) == .max && UInt64(total: 1.9e19) == .max)
         #expect(UInt8(total: 300.0) == 255 && UInt8(total: -3.0) == 0 && UInt8(total: Float(254.9)) == 254 && Int32(total: Float.nan) == 0)
+        #expect(Int(total: Float.nan) == 0 && Int(total: Float.infinity) == .max && Int(total: -Float(1e30)) == .min && Int(total: Float(-2.5)) == -2)
         #expect(Int(clamping: .nan, to: 3...9) == 3 && Int(clamping: 1e300, to: 3...9) == 9 && Int(clamping: 5.5, to: 3...9) == 5)
     }
 

@@ -14,5 +14,5 @@ enum MetricsText {
 
 /// The gauge `backdrop_render_jobs{state="…"}` (`queued` or `running`) in a /metrics text; 0 when it is absent.
 func renderJobs(_ state: String, in metrics: String) -> Int {
-    MetricsText.value(metrics, "backdrop_render_jobs{state=\"\(state)\"}").map(Int.init) ?? 0
+    MetricsText.value(metrics, "backdrop_render_jobs{state=\"\(state)\"}").map { Int($0) } ?? 0
 }
