@@ -115,8 +115,7 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// What a replay of `head` would stand for: a GET without a body or validators; nil when replays are off.
     private func key(_ head: HTTPRequestHead) -> HitReplays.Key? {
         guard self.replays != nil, head.method == .GET, !head.headers.contains(name: "if-none-match"),
-            !head.headers.contains(name: "if-modified-since"), !head.headers.contains(name: "transfer-encoding"),
-            head.headers["content-length"].allSatisfy({ $0 == "0" })
+            !head.headers.contains(name: "if-modified-since"), !RequestFraming.hasBody(head)
         else { return nil }
         return HitReplays.Key(target: head.uri, accept: Self.value(head.headers, "accept"), origin: Self.value(head.headers, "origin"))
     }
@@ -131,7 +130,7 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let replays = self.replays else { return false }
         let start = ContinuousClock.now
         let now = replays.clock.now()
-        guard let (replay, file) = replays.replay(key, at: now).map({ ($0.0, $0.1) }) else { return false }
+        guard let (replay, file) = replays.replay(key, at: now) else { return false }
         let written = context.eventLoop.makePromise(of: Void.self)
         guard let region = file.region(closedWhen: written.futureResult) else {
             written.succeed()

@@ -33,6 +33,11 @@ enum RequestFraming {
         return nil
     }
 
+    /// Whether `head` announces a body (`Transfer-Encoding`, or a `Content-Length` other than 0).
+    static func hasBody(_ head: HTTPRequestHead) -> Bool {
+        head.headers.contains(name: "transfer-encoding") || head.headers["content-length"].contains { $0 != "0" }
+    }
+
     /// `Expect: 100-continue`: the client waits (a while) for `100 Continue` before it sends its body.
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
         let expectations = head.headers["expect"]

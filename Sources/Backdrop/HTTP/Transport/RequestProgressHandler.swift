@@ -64,7 +64,7 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
                 context.fireChannelRead(self.wrapInboundOut(.end(nil)))
                 return
             }
-            let hasBody = head.headers.contains(name: "transfer-encoding") || head.headers["content-length"].contains { $0 != "0" }
+            let hasBody = RequestFraming.hasBody(head)
             self.timer.progressed(context: context, expectingMore: hasBody)
             if hasBody {
                 self.held = (head, [], 0)
