@@ -112,10 +112,6 @@ struct HitReplayTests {
         try #require(try Fixtures.openCacheFile(folder, bytes: OpenFileBudget.minimumPayload, budget: budget))
     }
 
-    static func terms(until: Date) -> HitReplays.Terms {
-        HitReplays.Terms(until: until, cacheControl: { _ in "public" }, route: "/background", format: "png", source: nil, cell: nil)
-    }
-
     @Test func theTableIsBoundedAndOrdinaryTrafficKeepsItsReplays() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -123,7 +119,7 @@ struct HitReplayTests {
         let replays = HitReplays(limit: 64, clock: FixedClock(date: now))
         let file = try Self.openFile(folder, budget: OpenFileBudget(limit: 4))
         func key(_ n: Int) -> HitReplays.Key { HitReplays.Key(target: "/background?cell=\(n)", accept: nil, origin: nil) }
-        let replay = HitReplays.Replay(head: ["Content-Type": "image/png", "Date": "then"], file: file, terms: Self.terms(until: now + 60))
+        let replay = HitReplays.Replay(head: ["Content-Type": "image/png", "Date": "then"], file: file, terms: Fixtures.replayTerms(until: now + 60))
         // A deployment's few cell URLs: every one kept and sent again.
         for n in 0..<64 { replays.keep(replay, for: key(n), at: now) }
         #expect((0..<64).allSatisfy { replays.replay(key($0), at: now) != nil })
@@ -141,15 +137,15 @@ struct HitReplayTests {
         let budget = OpenFileBudget(limit: 4)
         let kept = try Self.openFile(folder, budget: budget)
         let key = HitReplays.Key(target: "/background?cell=u09tv", accept: nil, origin: nil)
-        replays.keep(HitReplays.Replay(head: [:], file: kept, terms: Self.terms(until: now + 60)), for: key, at: now)
+        replays.keep(HitReplays.Replay(head: [:], file: kept, terms: Fixtures.replayTerms(until: now + 60)), for: key, at: now)
         #expect(replays.replay(key, at: now + 59) != nil)
         #expect(replays.replay(key, at: now + 60) == nil, "its max-age has passed")
         #expect(replays.count == 0)
-        replays.keep(HitReplays.Replay(head: [:], file: kept, terms: Self.terms(until: now + 60)), for: key, at: now)
+        replays.keep(HitReplays.Replay(head: [:], file: kept, terms: Fixtures.replayTerms(until: now + 60)), for: key, at: now)
         kept.revoke()  // its entry left the disk cache
         #expect(replays.replay(key, at: now) == nil)
         var dropped: CachedFile? = try Self.openFile(folder, budget: budget)
-        replays.keep(HitReplays.Replay(head: [:], file: try #require(dropped), terms: Self.terms(until: now + 60)), for: key, at: now)
+        replays.keep(HitReplays.Replay(head: [:], file: try #require(dropped), terms: Fixtures.replayTerms(until: now + 60)), for: key, at: now)
         dropped = nil  // its render left the memory cache: the replay does not keep the file open
         #expect(budget.count == 0 && replays.replay(key, at: now) == nil)
     }
@@ -164,7 +160,8 @@ struct HitReplayTests {
             route: "/background",
             format: "png",
             source: nil,
-            cell: nil
+            cell: nil,
+            metrics: BackdropMetrics()
         )
         let head: HTTPHeaders = ["Date": "then", "Cache-Control": "public, max-age=60", "Connection": "close", "ETag": "\"1\""]
         let replay = HitReplays.Replay(head: head, file: file, terms: terms)

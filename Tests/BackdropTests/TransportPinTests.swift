@@ -6,7 +6,7 @@ import Testing
 
 @testable import Backdrop
 
-/// ``BackdropHTTP1Channel`` builds its pipeline as Hummingbird's `HTTP1Channel.setup` does, with six handlers of its
+/// ``BackdropHTTP1Channel`` builds its pipeline as Hummingbird's `HTTP1Channel.setup` does, with seven handlers of its
 /// own added (see its doc comment, which names the Hummingbird version the copy matches). This pins the copy: both
 /// pipelines are built on embedded channels and compared handler by handler, so that a Hummingbird update that changes
 /// its pipeline fails here instead of going unnoticed.
@@ -14,8 +14,8 @@ import Testing
 struct TransportPinTests {
     /// Backdrop's own handlers, in the order they are added.
     static let ours = [
-        "StalledReaders", "RequestBytesHandler", "DrainBeforeClose", "FileBodyHandler", "RequestProgressHandler", "HitReplayHandler",
-        "FirstRequestHandler",
+        "StalledReaders", "RequestBytesHandler", "DrainBeforeClose", "FileBodyHandler", "HitBytesHandler", "RequestProgressHandler",
+        "HitReplayHandler", "FirstRequestHandler",
     ]
 
     /// The handler types of `channel`'s pipeline, from its debug description (one handler a line after the header).
@@ -30,7 +30,7 @@ struct TransportPinTests {
         }
     }
 
-    @Test("Backdrop's pipeline is Hummingbird's plus its six handlers, in the places it says")
+    @Test("Backdrop's pipeline is Hummingbird's plus its seven handlers, in the places it says")
     func pipelinesMatch() throws {
         let configuration = Settings().server.http1Configuration
         let logger = Logger(label: "pin")
@@ -50,8 +50,10 @@ struct TransportPinTests {
         let backdrop = Self.handlerTypes(mine)
         #expect(!hummingbird.isEmpty && hummingbird.contains("HTTP1ToHTTPServerCodec"), "\(theirs.pipeline.debugDescription)")
         #expect(backdrop.filter { !Self.ours.contains($0) } == hummingbird, "Backdrop: \(backdrop)\nHummingbird: \(hummingbird)")
-        // Ours sit where the doc comment says: four at the socket end, three between NIO's decoder and Hummingbird's codec.
+        // Ours sit where the doc comment says: four at the socket end, one between NIO's encoder and decoder, three
+        // between NIO's decoder and Hummingbird's codec.
         #expect(Array(backdrop.prefix(4)) == ["StalledReaders", "RequestBytesHandler", "DrainBeforeClose", "FileBodyHandler"], "\(backdrop)")
+        #expect(Array(backdrop[4..<7]) == ["HTTPResponseEncoder", "HitBytesHandler", "ByteToMessageHandler"], "\(backdrop)")
         let codec = try #require(backdrop.firstIndex(of: "HTTP1ToHTTPServerCodec"))
         #expect(Array(backdrop[(codec - 3)..<codec]) == ["RequestProgressHandler", "HitReplayHandler", "FirstRequestHandler"], "\(backdrop)")
         _ = try? theirs.finish()

@@ -16,6 +16,7 @@ package struct BackdropMetrics: Sendable {
     private let fileBodies: CoreMetrics.Counter
     /// Cache hits answered beneath the router (``HitReplays``).
     private let replays: CoreMetrics.Counter
+    private let undecoded: CoreMetrics.Counter
 
     /// A metric's label and its dimensions' values (the names follow from the label).
     private struct Key: Hashable, Sendable {
@@ -59,14 +60,17 @@ package struct BackdropMetrics: Sendable {
         self.factory = factory
         self.fileBodies = Counter(label: "backdrop.responses.sendfile.total", factory: factory)
         self.replays = Counter(label: "backdrop.responses.replayed.total", factory: factory)
+        self.undecoded = Counter(label: "backdrop.responses.replayed.undecoded.total", factory: factory)
     }
 
     func sentFromFile() {
         self.fileBodies.increment()
     }
 
-    func replayed() {
+    /// A hit sent again beneath the router; `undecoded`, answered from its request's bytes before decoding.
+    func replayed(undecoded: Bool) {
         self.replays.increment()
+        if undecoded { self.undecoded.increment() }
     }
 
     /// A connection closed by the transport: `peer` (the client closed with nothing in flight), `idle_timeout`,
@@ -76,8 +80,26 @@ package struct BackdropMetrics: Sendable {
     }
 
     func request(route: String, status: Int, duration: Duration) {
-        self.counter("backdrop.requests.total", [("route", route), ("status", String(status))]).increment()
-        self.timer("backdrop.request.duration.seconds", [("route", route)]).recordNanoseconds(TimeAmount(duration).nanoseconds)
+        self.requestCounts(route: route, status: status).record(duration)
+    }
+
+    /// A request's count and duration under its route and status, with their handles looked up once (for answers
+    /// sent again and again: ``HitReplays``).
+    struct RequestCounts: Sendable {
+        fileprivate let count: CoreMetrics.Counter
+        fileprivate let duration: CoreMetrics.Timer
+
+        func record(_ duration: Duration) {
+            self.count.increment()
+            self.duration.recordNanoseconds(TimeAmount(duration).nanoseconds)
+        }
+    }
+
+    func requestCounts(route: String, status: Int) -> RequestCounts {
+        RequestCounts(
+            count: self.counter("backdrop.requests.total", [("route", route), ("status", String(status))]),
+            duration: self.timer("backdrop.request.duration.seconds", [("route", route)])
+        )
     }
 
     enum CacheEvent: String {
@@ -118,7 +140,12 @@ package struct BackdropMetrics: Sendable {
 
     /// A `/background` image answered (200) or confirmed (304), by format (`png`, `jpeg`, `webp`, `avif`).
     func image(_ format: String, status: Int) {
-        self.counter("backdrop.images.total", [("format", format), ("status", String(status))]).increment()
+        self.imageCounter(format, status: status).increment()
+    }
+
+    /// ``image(_:status:)``'s counter, for answers sent again and again.
+    func imageCounter(_ format: String, status: Int) -> CoreMetrics.Counter {
+        self.counter("backdrop.images.total", [("format", format), ("status", String(status))])
     }
 
     /// A lossy render's fidelity check (``FittedQuality``), by format: `first`, `second`, `short` or `clear`.

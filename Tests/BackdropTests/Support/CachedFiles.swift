@@ -14,4 +14,17 @@ extension Fixtures {
         FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: bytes))
         return CachedFile.adopt(open(path, O_RDONLY | O_CLOEXEC), payload: 0..<bytes, budget: budget)
     }
+
+    /// A replay's terms until `until`, as the route gives them for a PNG of `/background`, its `Cache-Control` fixed.
+    static func replayTerms(until: Date) -> HitReplays.Terms {
+        HitReplays.Terms(
+            until: until,
+            cacheControl: { _ in "public" },
+            route: "/background",
+            format: "png",
+            source: nil,
+            cell: nil,
+            metrics: BackdropMetrics()
+        )
+    }
 }

@@ -12,6 +12,8 @@ enum RawHTTP {
         /// Header names lowercased, in order.
         let headers: [(name: String, value: String)]
         let body: [UInt8]
+        /// The head's exact bytes, blank line aside.
+        var head = [UInt8]()
 
         func header(_ name: String) -> String? { self.headers.first { $0.name == name.lowercased() }?.value }
 
@@ -23,6 +25,28 @@ enum RawHTTP {
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// Sends each of `texts` (whole requests, as they are) on one connection to localhost:`port` once the answer to the
+    /// one before has been read whole, and reads one answer to each (`bodyless` for a HEAD).
+    static func inTurn(port: Int, _ texts: [String], bodyless: Bool = false) throws -> [Response] {
+        let socket = try self.connect(port: port)
+        defer { close(socket) }
+        var reader = Reader(socket: socket)
+        return try texts.map { text in
+            try self.send(socket, text)
+            return try reader.response(bodyless: bodyless)
+        }
+    }
+
+    /// Sends `text` (requests as they are) in one write on one connection to localhost:`port`, and reads `count`
+    /// answers.
+    static func pipelined(port: Int, _ text: String, count: Int) throws -> [Response] {
+        let socket = try self.connect(port: port)
+        defer { close(socket) }
+        try self.send(socket, text)
+        var reader = Reader(socket: socket)
+        return try (0..<count).map { _ in try reader.response(bodyless: false) }
     }
 
     /// Sends `requests` (request heads without the final blank line, e.g. `GET /x`, plus any header lines) in one
@@ -176,7 +200,7 @@ enum RawHTTP {
             while self.buffer.count < length { try self.fill() }
             let body = Array(self.buffer[..<length])
             self.buffer.removeFirst(length)
-            return Response(status: status, headers: headers, body: body)
+            return Response(status: status, headers: headers, body: body, head: Array(head.utf8))
         }
     }
 }

@@ -128,7 +128,8 @@ package struct BackgroundController: Sendable {
             route: Route.background.path,
             format: format.rawValue,
             source: render.photo.sourceLabel,
-            cell: place.key
+            cell: place.key,
+            metrics: self.metrics
         )
     }
 

@@ -9,7 +9,7 @@ enum RequestLog {
     }
 
     /// One line at info (method, path, never the query; status, duration, the photo's source and cell when known) and
-    /// the request's count and duration under its route.
+    /// the request's count and duration under its route (`counts`).
     static func finished(
         method: String,
         path: Substring,
@@ -17,9 +17,8 @@ enum RequestLog {
         elapsed: Duration,
         source: String?,
         cell: String?,
-        route: String,
         logger: Logger,
-        metrics: BackdropMetrics
+        counts: BackdropMetrics.RequestCounts
     ) {
         if logger.logLevel <= .info {
             var metadata: Logger.Metadata = [
@@ -32,7 +31,7 @@ enum RequestLog {
             if let cell { metadata["cell"] = "\(cell)" }
             logger.info("request", metadata: metadata)
         }
-        metrics.request(route: route, status: status, duration: elapsed)
+        counts.record(elapsed)
     }
 }
 

@@ -28,9 +28,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             elapsed: elapsed,
             source: recorded.source,
             cell: recorded.cell,
-            route: route,
             logger: context.logger,
-            metrics: self.metrics
+            counts: self.metrics.requestCounts(route: route, status: Int(response.status.code))
         )
         return response
     }

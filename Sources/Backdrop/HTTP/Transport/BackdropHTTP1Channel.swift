@@ -6,10 +6,12 @@ import NIOHTTPTypesHTTP1
 import ServiceLifecycle
 
 /// Hummingbird's HTTP/1 channel (its configuration, NIO's paired encoder and decoder, its request loop), its pipeline
-/// built here in one pass with six handlers in their places:
+/// built here in one pass with seven handlers in their places:
 /// - ``StalledReaders``, ``RequestBytesHandler`` and ``FileBodyHandler`` at the socket end: the first closes a
 ///   connection whose client reads nothing of its response for 15 s, the second bounds the time a client may take to
 ///   send a request's head or the next part of its body, the third corks bodies sent from their cache files;
+/// - ``HitBytesHandler`` between NIO's encoder and decoder, when hits are replayed: it answers a replayed hit's exact
+///   request bytes again before they are decoded;
 /// - ``RequestProgressHandler``, ``HitReplayHandler`` and ``FirstRequestHandler`` right after NIO's decoder, before
 ///   Hummingbird's HTTP/1-to-HTTP-Types codec: the first stops the head and body timers and closes HTTP/1.0
 ///   connections after their response unless they asked for keep-alive (HTTP Types has no version); the second sends
@@ -70,8 +72,16 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
+            let heads = self.replays.map { replays in
+                let heads = PassedHeads()
+                let handler = HitBytesHandler(replays: replays, heads: heads, timer: timer, metrics: metrics, logger: logger)
+                return (heads, handler)
+            }
+            if let (_, handler) = heads {
+                try pipeline.addHandler(handler, position: .after(try pipeline.handler(type: HTTPResponseEncoder.self)))
+            }
             try pipeline.addHandler(RequestProgressHandler(timer: timer))
-            try pipeline.addHandler(HitReplayHandler(bodies: bodies, replays: self.replays, metrics: metrics, logger: logger))
+            try pipeline.addHandler(HitReplayHandler(bodies: bodies, replays: self.replays, heads: heads?.0, metrics: metrics, logger: logger))
             try pipeline.addHandler(first)
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandlers(configuration.additionalChannelHandlers())

@@ -10,6 +10,12 @@ import NIOCore
 /// A peer that closes its side while no request is in flight (``closedByPeer(context:)``) is closed at once, whatever
 /// the state: before its first request, between keep-alive requests, or halfway through a head. Used on the channel's
 /// event loop only.
+///
+/// Arming is free: a busy connection arms and disarms twice a request, and scheduling and cancelling a task on the
+/// event loop each time cost a sixth of a cache hit's work. One check is scheduled instead, never later than the
+/// shorter timeout from when it was scheduled, so that any deadline armed since falls after it; when it runs it closes
+/// the connection if its deadline has passed, else checks again at that deadline (or sooner), and stops when nothing
+/// is armed.
 final class ConnectionTimer {
     /// Why a connection was closed by Backdrop's transport, as counted in `backdrop_connections_closed_total{reason}`.
     enum CloseReason: String, Sendable {
@@ -21,7 +27,10 @@ final class ConnectionTimer {
     let idleTimeout: TimeAmount
     let headTimeout: TimeAmount
     private let closed: @Sendable (CloseReason) -> Void
-    private var scheduled: Scheduled<Void>?
+    /// What is armed: when the connection is to close, and why.
+    private var armed: (deadline: NIODeadline, reason: CloseReason)?
+    /// The check scheduled, if any.
+    private var check: Scheduled<Void>?
     /// Whether a request has begun (bytes have arrived) and has not yet been received whole.
     private(set) var receiving = false
     private var counted = false
@@ -65,19 +74,33 @@ final class ConnectionTimer {
     /// The channel has gone, for whatever reason: no timer may outlive it.
     func channelClosed() {
         self.disarm()
+        self.check?.cancel()
+        self.check = nil
         self.receiving = false
     }
 
     private func disarm() {
-        self.scheduled?.cancel()
-        self.scheduled = nil
+        self.armed = nil  // a check still scheduled finds nothing and stops
     }
 
     private func arm(context: ChannelHandlerContext, after timeout: TimeAmount, reason: CloseReason) {
-        self.disarm()
-        let channel = context.channel
-        self.scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
-            self.close(channel, reason: reason)
+        let now = NIODeadline.now()
+        self.armed = (now + timeout, reason)
+        if self.check == nil { self.schedule(context.channel, at: now + timeout, now: now) }
+    }
+
+    /// Schedules the check at `deadline`, or within the shorter timeout of `now` if that is sooner.
+    private func schedule(_ channel: any Channel, at deadline: NIODeadline, now: NIODeadline) {
+        let at = min(deadline, now + min(self.idleTimeout, self.headTimeout))
+        self.check = channel.eventLoop.assumeIsolated().scheduleTask(deadline: at) {
+            self.check = nil
+            guard let armed = self.armed else { return }
+            let now = NIODeadline.now()
+            if armed.deadline <= now {
+                self.close(channel, reason: armed.reason)
+            } else {
+                self.schedule(channel, at: armed.deadline, now: now)
+            }
         }
     }
 

@@ -10,11 +10,14 @@ import NIOHTTP1
 /// - answers a request that a replay stands for here, as the route answered it, with no task, no router and no
 ///   middleware: the head it recorded with `Date` and `Cache-Control` made anew, the body by `sendfile`, the log line
 ///   and metrics written by the same code as the router's (``RequestLog``). Only when no request passed on is still
-///   owed its answer, so that pipelined answers keep their order, and never once the server is stopping.
+///   owed its answer, so that pipelined answers keep their order, and never once the server is stopping;
+/// - remembers the exact bytes of a replayed request's head (``PassedHeads``), when the connection stays open after its
+///   answer and the head needs nothing else of the transport, so that ``HitBytesHandler`` answers those bytes again
+///   without decoding them.
 ///
 /// What a replay skips is the router's middleware, and only for those hits: a router given middleware of another's
 /// (tests, embedding) or tracing turns replays off, so that such middleware sees every answer.
-final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
+final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler, AnswersUnderway {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -22,24 +25,23 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let bodies: FileBodies
     private let replays: HitReplays?
+    private let heads: PassedHeads?
     private let metrics: BackdropMetrics
     private let logger: Logger
 
     /// For each request passed on whose answer has not ended, oldest first: what a replay of it would stand for (nil
-    /// when it may not be replayed).
-    private var passedOn = CircularBuffer<HitReplays.Key?>()
+    /// when it may not be replayed), and its head's bytes when they may stand for it.
+    private var passedOn = CircularBuffer<(key: HitReplays.Key?, bytes: ByteBuffer?)>()
     /// The head of the answer being written, to the oldest request passed on.
     private var answerHead: HTTPResponseHead?
     /// Set while the end of a request answered here is still to come: it is not passed on.
     private var answeredHere = false
-    /// Replays still being written, and whether a quiesce waits for them.
-    private var writing = 0
-    private var quiescing = false
-    private var heldQuiesce: Any?
+    var underway = Underway()
 
-    init(bodies: FileBodies, replays: HitReplays?, metrics: BackdropMetrics, logger: Logger) {
+    init(bodies: FileBodies, replays: HitReplays?, heads: PassedHeads?, metrics: BackdropMetrics, logger: Logger) {
         self.bodies = bodies
         self.replays = replays
+        self.heads = heads
         self.metrics = metrics
         self.logger = logger
     }
@@ -48,11 +50,15 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch self.unwrapInboundIn(data) {
         case .head(let head):
             let key = self.key(head)
-            if let key, self.passedOn.isEmpty, !self.quiescing, self.replay(key, head: head, context: context) {
+            let bytes = self.heads?.decoded().flatMap { Self.standsAlone($0, for: head) ? $0 : nil }
+            // A client that asks to close gets its answer from the router, which closes the connection after it.
+            if let key, head.isKeepAlive, self.passedOn.isEmpty, !self.underway.quiescing,
+                self.replay(key, head: head, bytes: bytes, context: context)
+            {
                 self.answeredHere = true
                 return
             }
-            self.passedOn.append(key)
+            self.passedOn.append((key, bytes))
             context.fireChannelRead(data)
         case .body:
             context.fireChannelRead(data)
@@ -80,10 +86,12 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.write(data, promise: written)  // no descriptor to spare: the bytes go instead
                 return
             }
-            if let terms = match.replay, let key = self.passedOn.first ?? nil, let head = self.answerHead, head.status == .ok,
+            if let terms = match.replay, let (key, bytes) = self.passedOn.first, let key, let head = self.answerHead, head.status == .ok,
                 let replays = self.replays
             {
-                replays.keep(HitReplays.Replay(head: head.headers, file: match.file, terms: terms), for: key, at: replays.clock.now())
+                let now = replays.clock.now()
+                replays.keep(HitReplays.Replay(head: head.headers, file: match.file, terms: terms), for: key, at: now)
+                if let bytes { replays.remember(head: bytes, as: key, at: now) }
             }
             context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: written)
         case .end:
@@ -97,6 +105,11 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.heads?.broke()  // the decoder refused what it was given: its heads and the bytes passed no longer pair
+        context.fireErrorCaught(error)
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
@@ -104,12 +117,7 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         // Stopping: nothing more is answered here, and Hummingbird's connection handler (which closes an idle
         // connection at once) hears of it only once the replays under way have been written.
-        self.quiescing = true
-        if self.writing == 0 {
-            context.fireUserInboundEventTriggered(event)
-        } else {
-            self.heldQuiesce = event
-        }
+        self.quiesce(event, context: context)
     }
 
     /// What a replay of `head` would stand for: a GET without a body or validators; nil when replays are off.
@@ -125,8 +133,16 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
-    /// Answers `head` from its replay, if one may be sent.
-    private func replay(_ key: HitReplays.Key, head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+    /// Whether `bytes`, the head `head` was decoded from, may stand for it on its own: HTTP/1.1 kept alive (HTTP/1.0's
+    /// connection is the transport's to say, and a close the router's), no `Expect` (which the transport answers), and
+    /// its request line as decoded.
+    private static func standsAlone(_ bytes: ByteBuffer, for head: HTTPRequestHead) -> Bool {
+        head.version == .http1_1 && head.isKeepAlive && !head.headers.contains(name: "expect")
+            && HeadBytes.begins(bytes, getting: head.uri)
+    }
+
+    /// Answers `head` from its replay, if one may be sent, and remembers `bytes` as standing for it.
+    private func replay(_ key: HitReplays.Key, head: HTTPRequestHead, bytes: ByteBuffer?, context: ChannelHandlerContext) -> Bool {
         guard let replays = self.replays else { return false }
         let start = ContinuousClock.now
         let now = replays.clock.now()
@@ -136,40 +152,14 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler {
             written.succeed()
             return false
         }
-        let path = head.uri.prefix { $0 != "?" }
-        RequestLog.started(method: "GET", path: path, logger: self.logger)
+        if let bytes { replays.remember(head: bytes, as: key, at: now) }
         let headers = replay.headers(date: replays.date(now), at: now)
-        self.writing += 1
-        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        written.futureResult.whenComplete { _ in
-            let (handler, context) = bound.value
-            handler.replayWritten(context: context)
-        }
+        self.began(written.futureResult, context: context)
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: written)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
-        let terms = replay.terms
-        self.metrics.image(terms.format, status: 200)
-        self.metrics.replayed()
-        RequestLog.finished(
-            method: "GET",
-            path: path,
-            status: 200,
-            elapsed: ContinuousClock.now - start,
-            source: terms.source,
-            cell: terms.cell,
-            route: terms.route,
-            logger: self.logger,
-            metrics: self.metrics
-        )
+        replay.terms.logged(target: head.uri, since: start, undecoded: false, logger: self.logger, metrics: self.metrics)
         return true
     }
 
-    private func replayWritten(context: ChannelHandlerContext) {
-        self.writing -= 1
-        if self.writing == 0, let event = self.heldQuiesce {
-            self.heldQuiesce = nil
-            context.fireUserInboundEventTriggered(event)
-        }
-    }
 }

@@ -1,4 +1,7 @@
+import CoreMetrics
 import Foundation
+import Logging
+import NIOCore
 import NIOHTTP1
 import Synchronization
 
@@ -14,7 +17,9 @@ import Synchronization
 /// the memory cache closes it, and the route answers again. `Date` and `Cache-Control` are made anew for each replay, `Cache-Control` by the route's own code.
 ///
 /// The table holds at most ``limit`` replays (a replay is a few hundred bytes of headers, never the image); a new one
-/// takes the place of an expired or a dead one among the first few, else of any.
+/// takes the place of an expired or a dead one among the first few, else of any. Beside it, at most ``limit`` request
+/// heads, each the exact bytes of a head that was decoded and replayed (at most ``HeadBytes/longest`` bytes), and the
+/// replay it stands for: ``HitBytesHandler`` answers the same bytes again without decoding them.
 final class HitReplays: Sendable {
     /// What a replay stands for.
     struct Key: Hashable, Sendable {
@@ -29,17 +34,57 @@ final class HitReplays: Sendable {
         let until: Date
         /// `Cache-Control` at a moment, as the route writes it.
         let cacheControl: @Sendable (Date) -> String
-        /// The route's metric label, the image's format, and the photo's source and cell, for the metrics and the log.
-        let route: String
-        let format: String
+        /// The photo's source and cell, for the log.
         let source: String?
         let cell: String?
+        /// The answer's counts: under its route (a 200), and as an image of its format.
+        let counts: BackdropMetrics.RequestCounts
+        let image: CoreMetrics.Counter
+
+        init(
+            until: Date,
+            cacheControl: @escaping @Sendable (Date) -> String,
+            route: String,
+            format: String,
+            source: String?,
+            cell: String?,
+            metrics: BackdropMetrics
+        ) {
+            self.until = until
+            self.cacheControl = cacheControl
+            self.source = source
+            self.cell = cell
+            self.counts = metrics.requestCounts(route: route, status: 200)
+            self.image = metrics.imageCounter(format, status: 200)
+        }
+
+        /// A replay's log lines and counts, as the router writes its answers' (``RequestLog``), for `target` begun at
+        /// `start`; `undecoded` when answered from the request's bytes (``HitBytesHandler``).
+        func logged(target: String, since start: ContinuousClock.Instant, undecoded: Bool, logger: Logger, metrics: BackdropMetrics) {
+            let path = target.prefix { $0 != "?" }
+            RequestLog.started(method: "GET", path: path, logger: logger)
+            self.image.increment()
+            metrics.replayed(undecoded: undecoded)
+            RequestLog.finished(
+                method: "GET",
+                path: path,
+                status: 200,
+                elapsed: ContinuousClock.now - start,
+                source: self.source,
+                cell: self.cell,
+                logger: logger,
+                counts: self.counts
+            )
+        }
     }
 
     /// One answer to send again.
     struct Replay: Sendable {
         /// The route's head as it went out, but for `Connection` (the transport's, per request).
         private let fields: [(String, String)]
+        /// The same head as NIO's encoder writes it, in pieces around the two values made anew, and as last made.
+        private let wire: [WirePiece]
+        private let wireCache = WireCache()
         /// Where `Date` and `Cache-Control` stand in it, to be written anew.
         private let date: Int?
         private let cacheControl: Int?
@@ -53,6 +98,7 @@ final class HitReplays: Sendable {
             self.cacheControl = fields.firstIndex { $0.0.lowercased() == "cache-control" }
             self.terms = terms
             self.file = WeakFile(file: file)
+            self.wire = WirePiece.pieces(fields, date: self.date, cacheControl: self.cacheControl)
         }
 
         /// The head to send at `now`: the route's, its `Date` and `Cache-Control` made anew, each where it stood.
@@ -64,11 +110,75 @@ final class HitReplays: Sendable {
             return HTTPHeaders(fields)
         }
 
+        /// ``headers(date:at:)`` as the bytes NIO's HTTP/1 encoder writes for them in a 200, `Date` written by
+        /// `date`. Made once a second: both values change only with the second (a window ends on a whole second).
+        func wireHead(at now: Date, date: (Date) -> String) -> ByteBuffer {
+            let second = Int(total: now.timeIntervalSince1970.rounded(.down))
+            return self.wireCache.head.withLock { cached in
+                if let cached, cached.second == second { return cached.head }
+                let cacheControl = self.terms.cacheControl(now)
+                var buffer = ByteBufferAllocator().buffer(capacity: 512)
+                for piece in self.wire {
+                    switch piece {
+                    case .bytes(let bytes): buffer.writeBytes(bytes)
+                    case .date: buffer.writeString(date(now))
+                    case .cacheControl: buffer.writeString(cacheControl)
+                    }
+                }
+                cached = (second, buffer)
+                return buffer
+            }
+        }
+
         /// The cache file, while its render is still held and the file open.
         var openFile: CachedFile? {
             guard let file = self.file.file, file.isOpen else { return nil }
             return file
         }
+    }
+
+    /// A piece of a head's bytes: as recorded, or one of the values made anew.
+    private enum WirePiece: Sendable {
+        case bytes([UInt8])
+        case date
+        case cacheControl
+
+        /// `fields` after a 200's status line, each `name: value` and CRLF, then the blank line; `Date` and
+        /// `Cache-Control` where ``Replay/headers(date:at:)`` puts them.
+        static func pieces(_ fields: [(String, String)], date: Int?, cacheControl: Int?) -> [WirePiece] {
+            var pieces = [WirePiece]()
+            var text = "HTTP/1.1 200 OK\r\n"
+            func value(_ piece: WirePiece) {
+                pieces.append(.bytes(Array(text.utf8)))
+                pieces.append(piece)
+                text = "\r\n"
+            }
+            for (index, field) in fields.enumerated() {
+                text += "\(field.0): "
+                if index == date {
+                    value(.date)
+                } else if index == cacheControl {
+                    value(.cacheControl)
+                } else {
+                    text += "\(field.1)\r\n"
+                }
+            }
+            if date == nil {
+                text += "Date: "
+                value(.date)
+            }
+            if cacheControl == nil {
+                text += "Cache-Control: "
+                value(.cacheControl)
+            }
+            pieces.append(.bytes(Array((text + "\r\n").utf8)))
+            return pieces
+        }
+    }
+
+    /// A replay's head bytes for the second they were made in, shared by its copies.
+    private final class WireCache: Sendable {
+        let head = Mutex<(second: Int, head: ByteBuffer)?>(nil)
     }
 
     private struct WeakFile: @unchecked Sendable {  // a weak reference to a Sendable class, read once per replay
@@ -80,8 +190,30 @@ final class HitReplays: Sendable {
 
     let limit: Int
     let clock: any WallClock
-    private let table = Mutex<[Key: Replay]>([:])
+    private let table = Mutex(Table())
     private let dates = Mutex<(second: Int, text: String)>((-1, ""))
+
+    private struct Table {
+        var replays: [Key: Replay] = [:]
+        /// Request heads' exact bytes, and the replay each stands for.
+        var heads: [ByteBuffer: Key] = [:]
+
+        /// The replay for `key` that may still be sent at `now`; an expired or dead one is dropped.
+        mutating func replay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
+            guard let replay = self.replays[key] else { return nil }
+            guard now < replay.terms.until, let file = replay.openFile else {
+                self.replays[key] = nil
+                return nil
+            }
+            return (replay, file)
+        }
+
+        /// Whether `key`'s replay can no longer be sent at `now`.
+        func isDead(_ key: Key, at now: Date) -> Bool {
+            guard let replay = self.replays[key] else { return true }
+            return now >= replay.terms.until || replay.openFile == nil
+        }
+    }
 
     init(limit: Int, clock: any WallClock) {
         self.limit = limit
@@ -90,29 +222,48 @@ final class HitReplays: Sendable {
 
     /// The replay for `key` that may still be sent at `now`, if any; an expired or dead one is dropped.
     func replay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
+        self.table.withLock { $0.replay(key, at: now) }
+    }
+
+    /// The replay the request head of exactly these bytes stands for (``remember(head:as:)``), if it may still be sent
+    /// at `now`, and what it stands for.
+    func replay(head: ByteBuffer, at now: Date) -> (Replay, CachedFile, Key)? {
         self.table.withLock { table in
-            guard let replay = table[key] else { return nil }
-            guard now < replay.terms.until, let file = replay.openFile else {
-                table[key] = nil
-                return nil
+            guard let key = table.heads[head], let (replay, file) = table.replay(key, at: now) else { return nil }
+            return (replay, file, key)
+        }
+    }
+
+    /// Remembers that the request head of exactly these bytes, decoded, is a request `key`'s replay answers (as
+    /// ``HitReplayHandler`` found); in the place of a head whose replay is dead when the table is full, else of any.
+    func remember(head: ByteBuffer, as key: Key, at now: Date) {
+        guard head.readableBytes <= HeadBytes.longest else { return }
+        self.table.withLock { table in
+            guard table.heads[head] != key else { return }
+            if table.heads.count >= self.limit, table.heads[head] == nil {
+                let dead = table.heads.indices.prefix(8).first { table.isDead(table.heads[$0].value, at: now) }
+                table.heads.remove(at: dead ?? table.heads.startIndex)
             }
-            return (replay, file)
+            var copy = ByteBufferAllocator().buffer(capacity: head.readableBytes)  // not the read buffer it came in
+            copy.writeImmutableBuffer(head)
+            table.heads[copy] = key
         }
     }
 
     /// Keeps `replay` for `key`, in the place of an expired or dead replay when the table is full, else of any.
     func keep(_ replay: Replay, for key: Key, at now: Date) {
         self.table.withLock { table in
-            if table.count >= self.limit, table[key] == nil {
+            if table.replays.count >= self.limit, table.replays[key] == nil {
                 // A few looked at, not the whole table: a full table of live replays gives up one by its hash's order.
-                let dead = table.indices.prefix(8).first { now >= table[$0].value.terms.until || table[$0].value.openFile == nil }
-                table.remove(at: dead ?? table.startIndex)
+                let dead = table.replays.indices.prefix(8).first { table.isDead(table.replays[$0].key, at: now) }
+                table.replays.remove(at: dead ?? table.replays.startIndex)
             }
-            table[key] = replay
+            table.replays[key] = replay
         }
     }
 
-    var count: Int { self.table.withLock { $0.count } }
+    var count: Int { self.table.withLock { $0.replays.count } }
+    var headCount: Int { self.table.withLock { $0.heads.count } }
 
     /// The `Date` header for `now`, formatted once a second.
     func date(_ now: Date) -> String {
