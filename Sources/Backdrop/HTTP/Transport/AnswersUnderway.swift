@@ -16,8 +16,20 @@ struct Underway {
 }
 
 extension AnswersUnderway {
+    /// An answer of `file`'s payload begins: its region (a descriptor of its own, closed once it is written) and the
+    /// promise its last write completes. Nil, and nothing begun, when no descriptor can be spared.
+    func sending(_ file: CachedFile, context: ChannelHandlerContext) -> (FileRegion, EventLoopPromise<Void>)? {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        guard let region = file.region(closedWhen: written.futureResult) else {
+            written.succeed()
+            return nil
+        }
+        self.began(written.futureResult, context: context)
+        return (region, written)
+    }
+
     /// An answer is being written; `written` completes with its last write.
-    func began(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext) {
+    private func began(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext) {
         self.underway.writing += 1
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         written.whenComplete { _ in

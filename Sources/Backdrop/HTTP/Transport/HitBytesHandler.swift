@@ -58,7 +58,7 @@ final class HitBytesHandler: ChannelDuplexHandler, RemovableChannelHandler, Answ
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = self.unwrapInboundIn(data)
-        if !self.heads.stopped, !self.underway.quiescing, self.owed == 0, self.beneathEncoder != nil {
+        if !self.heads.stopped, !self.underway.quiescing, self.owed == 0 {
             var answered = false
             while let length = HeadBytes.length(buffer), let head = buffer.getSlice(at: buffer.readerIndex, length: length),
                 self.answer(head, context: context)
@@ -126,18 +126,13 @@ final class HitBytesHandler: ChannelDuplexHandler, RemovableChannelHandler, Answ
     private func answer(_ head: ByteBuffer, context: ChannelHandlerContext) -> Bool {
         let start = ContinuousClock.now
         let now = self.replays.clock.now()
-        guard let beneathEncoder, let (replay, file, key) = self.replays.replay(head: head, at: now) else { return false }
-        let written = context.eventLoop.makePromise(of: Void.self)
-        guard let region = file.region(closedWhen: written.futureResult) else {
-            written.succeed()
-            return false
-        }
+        guard let beneathEncoder, let (replay, file, key) = self.replays.replay(head: head, at: now),
+            let (region, written) = self.sending(file, context: context)
+        else { return false }
         let bytes = replay.wireHead(at: now, date: self.replays.date)
-        self.began(written.futureResult, context: context)
         beneathEncoder.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         beneathEncoder.write(NIOAny(IOData.fileRegion(region)), promise: written)
         replay.terms.logged(target: key.target, since: start, undecoded: true, logger: self.logger, metrics: self.metrics)
         return true
     }
-
 }

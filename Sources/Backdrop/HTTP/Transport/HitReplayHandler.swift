@@ -50,7 +50,8 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler, Ans
         switch self.unwrapInboundIn(data) {
         case .head(let head):
             let key = self.key(head)
-            let bytes = self.heads?.decoded().flatMap { Self.standsAlone($0, for: head) ? $0 : nil }
+            let decoded = self.heads?.decoded()  // taken for every head decoded, to keep the pairing in step
+            let bytes = key == nil ? nil : decoded.flatMap { Self.standsAlone($0, for: head) ? $0 : nil }
             // A client that asks to close gets its answer from the router, which closes the connection after it.
             if let key, head.isKeepAlive, self.passedOn.isEmpty, !self.underway.quiescing,
                 self.replay(key, head: head, bytes: bytes, context: context)
@@ -146,20 +147,15 @@ final class HitReplayHandler: ChannelDuplexHandler, RemovableChannelHandler, Ans
         guard let replays = self.replays else { return false }
         let start = ContinuousClock.now
         let now = replays.clock.now()
-        guard let (replay, file) = replays.replay(key, at: now) else { return false }
-        let written = context.eventLoop.makePromise(of: Void.self)
-        guard let region = file.region(closedWhen: written.futureResult) else {
-            written.succeed()
+        guard let (replay, file) = replays.replay(key, at: now), let (region, written) = self.sending(file, context: context) else {
             return false
         }
         if let bytes { replays.remember(head: bytes, as: key, at: now) }
         let headers = replay.headers(date: replays.date(now), at: now)
-        self.began(written.futureResult, context: context)
         context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         context.write(self.wrapOutboundOut(.body(.fileRegion(region))), promise: written)
         context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
         replay.terms.logged(target: head.uri, since: start, undecoded: false, logger: self.logger, metrics: self.metrics)
         return true
     }
-
 }
