@@ -12,9 +12,12 @@ second encodes, the total bytes against the fixed quality's, and the encode CPU 
 included) against the fixed quality's.
 
 With --fit, `backdrop-bench --fidelity` encodes each render (blur 0, 0.25, 0.5, 0.75, 1) at qualities 20, 24 ... 96,
-reads each back and gives its dB and the picture's detail. Per format and quality this fits dB = intercept + slope x
-ln(detail + 0.5) by least squares and prints the Swift table of QualityModel (Sources/Backdrop/Imaging/Codecs/
-QualityModel+fitted.swift), with the margin (the 10th percentile of the residuals, negated) and the residuals' spread.
+reads each back and gives its dB and the picture's detail (ImageDetail). Per format and quality this fits dB =
+intercept + a x ln(luma detail + 0.5) + b x ln(chroma detail + 0.5) + c x busy share + d x blend + e x blend²
+by least squares and prints the
+Swift table of QualityModel (Sources/Backdrop/Imaging/Codecs/QualityModel+fitted.swift), with the margin (the 5th
+percentile of the residuals with each photo left out of the lines that predict it, negated), the worst of those and
+the residuals' spread.
 """
 import argparse
 import json
@@ -32,27 +35,37 @@ def run(bench, mode, photos, records):
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
+def features(r):
+    return [1.0, math.log(r["detail"] + 0.5), math.log(r["chroma"] + 0.5), r["busy"], r["alpha"], r["alpha"] ** 2]
+
+
 def fit(records):
     for fmt in ("jpeg", "webp", "avif"):
-        lines, residuals = [], []
+        lines, residuals, held_out = [], [], []
         for quality in sorted({r["quality"] for r in records if r["format"] == fmt}):
             sub = [r for r in records if r["format"] == fmt and r["quality"] == quality and 28 <= r["db"] <= 52]
             if len(sub) < 10:
                 continue
-            x = np.array([[1.0, math.log(r["detail"] + 0.5)] for r in sub])
+            x = np.array([features(r) for r in sub])
             y = np.array([r["db"] for r in sub])
-            (intercept, slope), *_ = np.linalg.lstsq(x, y, rcond=None)
-            residuals += list(y - x @ np.array([intercept, slope]))
-            lines.append(f"Line({quality}, {intercept:.2f}, {slope:.2f})")
-        residuals = np.array(residuals)
-        margin = -float(np.percentile(residuals, 10))
-        print(f"// {fmt}: {len(residuals)} encodes; residual sd {float(residuals.std()):.2f} dB, 10th percentile "
-              f"{-margin:.2f}, worst {float(residuals.min()):.2f}")
+            coefficients, *_ = np.linalg.lstsq(x, y, rcond=None)
+            residuals += list(y - x @ coefficients)
+            # Each photo's renders predicted by the lines fitted without them: what a photo the fit never saw meets.
+            for image in sorted({r["image"] for r in sub}):
+                inside = np.array([r["image"] != image for r in sub])
+                if inside.sum() >= 10:
+                    without, *_ = np.linalg.lstsq(x[inside], y[inside], rcond=None)
+                    held_out += list(y[~inside] - x[~inside] @ without)
+            lines.append(f"Line({quality}, " + ", ".join(f"{c:.2f}" for c in coefficients) + ")")
+        residuals, held_out = np.array(residuals), np.array(held_out)
+        margin = -float(np.percentile(held_out, 5))
+        print(f"// {fmt}: {len(residuals)} encodes; residual sd {float(residuals.std()):.2f} dB; each photo left out: sd "
+              f"{float(held_out.std()):.2f}, 5th percentile {-margin:.2f}, worst {float(held_out.min()):.2f}")
         print(f"static let {fmt} = QualityModel(")
         print("    lines: [")
-        for start in range(0, len(lines), 4):
-            print("        " + ", ".join(lines[start:start + 4]) + ",")
-        print(f"    ],\n    margin: {margin:.2f},\n    retryMargin: 0.5,\n    worst: {-float(residuals.min()):.2f}\n)")
+        for line in lines:
+            print(f"        {line},")
+        print(f"    ],\n    margin: {margin:.2f},\n    retryMargin: 1.0,\n    worst: {-float(held_out.min()):.2f}\n)")
 
 
 def served(records):

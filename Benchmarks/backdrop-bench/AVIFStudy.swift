@@ -46,6 +46,7 @@ let avifCandidates: [AVIFCandidate] = [
                 let picture = prepared.picture(hundredths: hundredths)
                 let fitted = try FittedQuality.encode(
                     picture,
+                    blend: Double(hundredths) / 100,
                     format: .avif,
                     floor: settings.floor(hundredths: hundredths),
                     minimum: settings.minimumQuality(.avif, hundredths: hundredths),

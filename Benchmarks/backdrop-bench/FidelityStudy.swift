@@ -1,7 +1,7 @@
 // `--fidelity`: the data the per-image quality model (``FittedQuality``) is fitted to. Per photo, blur (0, 0.25, 0.5,
 // 0.75, 1) and lossy format, a 640x1136 render encoded at each quality of a grid, read back, and measured against the
-// lossless render: one JSON line each with the picture's detail (``ImageDetail``), the quality, the dB, the bytes and
-// the encode CPU milliseconds. Benchmarks/fidelity.py fits and prints the model from it.
+// lossless render: one JSON line each with the picture's detail (``ImageDetail``: luma, chroma and busy blocks), the
+// quality, the dB, the bytes and the encode CPU milliseconds. Benchmarks/fidelity.py fits and prints the model from it.
 
 import Backdrop
 import Foundation
@@ -15,8 +15,7 @@ import NIOCore
         let prepared = PreparedImages(sharp: CoverCrop.apply(decoded, to: size), style: .light)
         for hundredths in [0, 25, 50, 75, 100] {
             let picture = prepared.picture(hundredths: hundredths)
-            let detail = ImageDetail.measure(picture)
-            let fullDetail = ImageDetail.measure(picture, stride: 1)
+            let detail = ImageDetail.measure(picture, blend: Double(hundredths) / 100)
             for format in [OutputFormat.jpeg, .webp, .avif] {
                 for quality in stride(from: 20, through: 96, by: 4) {
                     var bytes = ByteBuffer()
@@ -27,7 +26,8 @@ import NIOCore
                     let db = try ReadBack.decode(bytes, format: format, size: size).psnr(against: picture)
                     let record: [String: Any] = [
                         "image": name, "alpha": Double(hundredths) / 100, "format": format.rawValue, "quality": quality,
-                        "detail": rounded(detail), "detail_full": rounded(fullDetail), "db": rounded(db),
+                        "detail": rounded(detail.luma), "chroma": rounded(detail.chroma), "busy": (detail.busy * 10_000).rounded() / 10_000,
+                        "db": rounded(db),
                         "bytes": bytes.readableBytes, "cpu_ms": rounded(cpuSamples.last ?? 0),
                     ]
                     let json = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
@@ -62,6 +62,7 @@ import NIOCore
                     _ = try milliseconds {
                         served = try FittedQuality.encode(
                             picture,
+                            blend: Double(hundredths) / 100,
                             format: format,
                             floor: settings.floor(hundredths: hundredths),
                             minimum: settings.minimumQuality(format, hundredths: hundredths),
@@ -77,7 +78,7 @@ import NIOCore
                 let fixedDB = try ReadBack.decode(fixed, format: format, size: size).psnr(against: picture)
                 let record: [String: Any] = [
                     "image": name, "alpha": Double(hundredths) / 100, "format": format.rawValue,
-                    "floor": settings.floor(hundredths: hundredths), "detail": rounded(ImageDetail.measure(picture)),
+                    "floor": settings.floor(hundredths: hundredths), "detail": rounded(ImageDetail.measure(picture).luma),
                     "quality": served.quality, "encodes": served.encodes, "db": rounded(servedDB), "checked": served.decibels != nil,
                     "bytes": served.bytes.readableBytes, "cpu_ms": rounded(median(servedCPU)),
                     "fixed_quality": fixedQuality, "fixed_db": rounded(fixedDB), "fixed_bytes": fixed.readableBytes,

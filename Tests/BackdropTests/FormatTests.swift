@@ -57,10 +57,10 @@ struct FormatTests {
         let settings = EncoderSettings()
         let detailed = PreparedImages(sharp: try Fixtures.stockPhoto(14), style: .light).picture(hundredths: 0)
         let smooth = PreparedImages(sharp: try Fixtures.stockPhoto(14), style: .light).picture(hundredths: 100)
-        #expect(ImageDetail.measure(detailed) > 4 * ImageDetail.measure(smooth))
+        #expect(ImageDetail.measure(detailed).luma > 4 * ImageDetail.measure(smooth).luma)
         for format in [OutputFormat.jpeg, .webp, .avif] {
-            let high = try FittedQuality.encode(detailed, format: format, floor: 40, settings: settings)
-            let low = try FittedQuality.encode(smooth, format: format, floor: 40, settings: settings)
+            let high = try FittedQuality.encode(detailed, blend: 0, format: format, floor: 40, settings: settings)
+            let low = try FittedQuality.encode(smooth, blend: 1, format: format, floor: 40, settings: settings)
             #expect(high.quality > low.quality + 10, "\(format): \(high.quality) vs \(low.quality)")
             for (fitted, picture) in [(high, detailed), (low, smooth)] {
                 #expect(psnr(try decodeImage(Array(buffer: fitted.bytes), as: format), picture) >= 40, "\(format)")
@@ -76,16 +76,16 @@ struct FormatTests {
             // The fitted lines with 3 dB more than the picture gets (past the worst the fit saw): the first encode
             // falls short, and the second, predicted with that error taken off, meets the floor.
             let tooHigh = QualityModel(
-                lines: model.lines.map { QualityModel.Line($0.quality, $0.intercept + 3, $0.slope) },
+                lines: model.lines.map { QualityModel.Line($0.quality, $0.intercept + 3, $0.luma, $0.chroma, $0.busy, $0.blend, $0.blendSquared) },
                 margin: model.margin,
                 retryMargin: model.retryMargin,
                 worst: model.worst
             )
-            let fitted = try FittedQuality.encode(picture, format: format, floor: 36, settings: settings, model: tooHigh)
+            let fitted = try FittedQuality.encode(picture, blend: 0, format: format, floor: 36, settings: settings, model: tooHigh)
             #expect(fitted.encodes == 2, "\(format)")
             let db = try #require(fitted.decibels)
             #expect(db >= 36, "\(format): q\(fitted.quality), \(db) dB")
-            let once = try FittedQuality.encode(picture, format: format, floor: 36, settings: settings)
+            let once = try FittedQuality.encode(picture, blend: 0, format: format, floor: 36, settings: settings)
             #expect(try #require(once.decibels) >= 36)
             #expect(abs(fitted.quality - once.quality) <= 6, "\(format): q\(fitted.quality) vs q\(once.quality)")
         }
@@ -95,9 +95,55 @@ struct FormatTests {
         for stock in [14, 9, 1] {
             let picture = try Fixtures.stockPhoto(stock)
             let (sampled, whole) = (ImageDetail.measure(picture), ImageDetail.measure(picture, stride: 1))
-            #expect(whole > 0.5 && abs(sampled - whole) < 0.05 * whole, "stock \(stock): \(sampled) vs \(whole)")
+            #expect(whole.luma > 0.5 && abs(sampled.luma - whole.luma) < 0.05 * whole.luma, "stock \(stock): \(sampled) vs \(whole)")
+            #expect(whole.chroma > 0.1 && abs(sampled.chroma - whole.chroma) < 0.05 * whole.chroma, "stock \(stock): \(sampled) vs \(whole)")
+            #expect(abs(sampled.busy - whole.busy) < 0.03, "stock \(stock): \(sampled) vs \(whole)")
         }
-        #expect(ImageDetail.measure(RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 90, count: 192))) == 0)
+        #expect(
+            ImageDetail.measure(RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 90, count: 192))) == ImageDetail(luma: 0, chroma: 0, busy: 0)
+        )
+    }
+
+    /// Grey noise has luma detail and no chroma detail, and every block busy; colour that keeps its luma has chroma
+    /// detail only; noise over half a picture makes half its blocks busy.
+    @Test func detailTellsLumaColourAndWhereItIs() throws {
+        var random = SeededGenerator(seed: 61)
+        let (width, height) = (64, 64)
+        var grey = [UInt8]()
+        var colour = [UInt8]()
+        var half = [UInt8]()
+        for y in 0..<height {
+            for x in 0..<width {
+                let value = UInt8.random(in: 0...255, using: &random)
+                grey += [value, value, value]
+                // R + 2G + B is 400 everywhere; R - G and B - G alternate.
+                colour += (x + y) % 2 == 0 ? [200, 100, 0] : [0, 100, 200]
+                half += y < height / 2 ? [value, value, value] : [90, 90, 90]
+            }
+        }
+        let noise = ImageDetail.measure(RGBImage(width: width, height: height, pixels: grey), stride: 1)
+        #expect(noise.luma > 50 && noise.chroma == 0 && noise.busy == 1)
+        let hue = ImageDetail.measure(RGBImage(width: width, height: height, pixels: colour), stride: 1)
+        #expect(hue.luma == 0 && hue.chroma == 200 && hue.busy == 0)
+        let halfNoise = ImageDetail.measure(RGBImage(width: width, height: height, pixels: half), stride: 1)
+        #expect(halfNoise.busy == 0.5 && halfNoise.luma > 20 && halfNoise.luma < noise.luma)
+    }
+
+    /// The check's PSNR sums every byte's squared error: odd lengths (the 16-byte steps' tail), many 64 kB blocks, and
+    /// the largest error everywhere (what a 32-bit lane could overflow on).
+    @Test(arguments: [(1, 1), (5, 3), (7, 13), (640, 1136), (1001, 999)])
+    func psnrCountsEveryByte(_ width: Int, _ height: Int) throws {
+        var random = SeededGenerator(seed: UInt64(width * 7919 + height))
+        let count = width * height * 3
+        let a = RGBImage(width: width, height: height, pixels: (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let b = RGBImage(width: width, height: height, pixels: (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let sum = zip(a.pixels, b.pixels).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) }
+        let expected = 10 * log10(255 * 255 * Double(count) / sum)
+        #expect(abs(a.psnr(against: b) - expected) < 1e-9, "\(width)x\(height)")
+        let black = RGBImage(width: width, height: height, pixels: [UInt8](repeating: 0, count: count))
+        let white = RGBImage(width: width, height: height, pixels: [UInt8](repeating: 255, count: count))
+        #expect(black.psnr(against: white) == 0, "\(width)x\(height)")
+        #expect(a.psnr(against: a) == .infinity)
     }
 
     @Test func aQualityWellAboveTheFloorIsNotCheckedAgain() throws {
@@ -106,6 +152,7 @@ struct FormatTests {
         let settings = EncoderSettings()
         let fitted = try FittedQuality.encode(
             picture,
+            blend: 1,
             format: .avif,
             floor: settings.floor(hundredths: 100),
             minimum: settings.minimumQuality(.avif, hundredths: 100),

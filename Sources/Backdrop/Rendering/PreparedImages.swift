@@ -76,6 +76,7 @@ package struct PreparedImages: Sendable {
         guard format != .png else { return (try self.png(hundredths: hundredths, compressor: settings.pngEncoder), nil) }
         let fitted = try FittedQuality.encode(
             self.picture(hundredths: hundredths),
+            blend: Double(min(max(hundredths, 0), 100)) / 100,
             format: format,
             floor: settings.floor(hundredths: hundredths),
             minimum: settings.minimumQuality(format, hundredths: hundredths),

@@ -36,11 +36,19 @@ typedef struct {
 // the rows below need it, so rows must be asked for top to bottom for that to pay.
 void bd_enlarge_row(bd_enlarger *enlarger, size_t y, uint8_t *out);
 
-// The sum of (a[i] - b[i])^2 over `length` bytes (PSNR's numerator), in 32-bit vector lanes a block at a time.
+// The sum of (a[i] - b[i])^2 over `length` bytes (PSNR's numerator): 16 bytes a step where SSE2 is (pmaddwd).
 uint64_t bd_squared_error(const uint8_t *a, const uint8_t *b, size_t length);
 
-// The sum of |luma(x+1, y) - luma(x, y)| + |luma(x, y+1) - luma(x, y)|, luma = R + 2G + B, over every `step`th row
-// but the last and every column but the last of an RGB image; `*count` gets the number of differences summed.
-uint64_t bd_luma_detail(const uint8_t *rgb, size_t width, size_t height, size_t step, uint64_t *count);
+// What predicts a lossy encoder's error on a picture (ImageDetail): over every `step`th row but the last and every
+// column but the last of an RGB image, the sums of |luma(x+1, y) - luma(x, y)| + |luma(x, y+1) - luma(x, y)| (luma =
+// R + 2G + B) and the same of R - G and of B - G, and how many differences each sums (per channel); and of the whole
+// 8x8 blocks in every `step`th row of blocks, how many and how many are busy (their luma's standard deviation over
+// 10 on a 0-255 scale).
+typedef struct {
+    uint64_t luma, chroma, differences;
+    uint64_t busy, blocks;
+} bd_detail_sums;
+
+void bd_detail(const uint8_t *rgb, size_t width, size_t height, size_t step, bd_detail_sums *sums);
 
 #endif

@@ -22,11 +22,12 @@ package enum FittedQuality {
         package let outcome: String
     }
 
-    /// `picture` as `format` within `floor` dB of itself, at `minimum` quality or more (`model` in place of the format's
-    /// fitted one, for tests). The
+    /// `picture` (made with `blend` of the light effect) as `format` within `floor` dB of itself, at `minimum` quality or
+    /// more (`model` in place of the format's fitted one, for tests). The
     /// second encode, when there is one, is the answer whatever it measures (no third); the bench counts any short.
     package static func encode(
         _ picture: RGBImage,
+        blend: Double,
         format: OutputFormat,
         floor: Double,
         minimum: Int = 0,
@@ -34,7 +35,7 @@ package enum FittedQuality {
         model: QualityModel? = nil
     ) throws -> Encoded {
         let model = model ?? QualityModel.of(format)
-        let detail = ImageDetail.measure(picture)
+        let detail = ImageDetail.measure(picture, blend: blend)
         let first = max(minimum, model.quality(detail: detail, floor: floor, margin: model.margin))
         let bytes = try self.encode(picture, format: format, quality: first, settings: settings)
         guard !model.clears(floor, quality: first, detail: detail) else {
