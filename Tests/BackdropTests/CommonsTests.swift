@@ -116,10 +116,14 @@ struct CommonsTests {
 
     @Test func errorsAndOddAnswers() throws {
         let busy = #"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."},"servedby":"mw1234"}"#
-        #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .transient }
+        #expect { try CommonsSearchResponse.parse(Array(busy.utf8), near: CommonsBackdrop.cell) } throws: {
+            ($0 as? CommonsError)?.kind == .transient
+        }
         let bad = #"{"error":{"code":"invalid-coord","info":"Invalid coordinate provided"}}"#
         #expect { try CommonsSearchResponse.parse(Array(bad.utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .failed }
-        #expect { try CommonsSearchResponse.parse(Array("<html>".utf8), near: CommonsBackdrop.cell) } throws: { ($0 as? CommonsError)?.kind == .malformed }
+        #expect { try CommonsSearchResponse.parse(Array("<html>".utf8), near: CommonsBackdrop.cell) } throws: {
+            ($0 as? CommonsError)?.kind == .malformed
+        }
         #expect(try CommonsSearchResponse.parse(Array(#"{"batchcomplete":true}"#.utf8), near: CommonsBackdrop.cell).isEmpty, "nothing near: no query")
         let missing =
             #"{"query":{"pages":[{"pageid":9,"ns":6,"title":"File:X.jpg","index":-1},{"pageid":10,"ns":6,"title":"File:Y.jpg","imageinfo":[{"mime":"image/jpeg"}]}]}}"#
@@ -239,7 +243,7 @@ struct CommonsTests {
         }
         // 2.5 s: at 1.5 s a first request, queued while every suite starts, once passed its deadline before its search
         // reached the stand-in.
-        try await CommonsBackdrop.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(2500) }) { commons, client, _ in
+        try await CommonsBackdrop.withBackdrop(answers, configure: { $0.photos.requestDeadline = .milliseconds(2500) }) { commons, client, records in
             let start = ContinuousClock.now
             let (answer, json) = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
             #expect(answer.status == .ok && json["source"] as? String == "stock", "\(fault)")
@@ -248,6 +252,15 @@ struct CommonsTests {
             #expect(ContinuousClock.now - start < .seconds(8), "\(fault): within the deadline and a margin")
             // The search outlives a passed deadline: counted once it has reached the stand-in.
             try await waitUntil("the search to reach the stand-in", limit: .seconds(20)) { commons.searches.count >= 1 }
+            if fault == "http429" {
+                // A request whose deadline passed before Commons's 429 came back (the suite's start can starve it) gave
+                // up without reading its Retry-After: the place is asked again (at most twice) until one has read it.
+                func readIt() -> Bool { records.all.contains { $0.message.contains("Commons search failed") } }
+                for _ in 0..<2 where !readIt() {
+                    _ = try await TestApp.answerAndJSON(client, "\(CommonsBackdrop.paris)&width=64&height=64")
+                }
+                #expect(readIt(), "a 429 was read")
+            }
             let searched = commons.searches.count
             _ = try await TestApp.answerAndJSON(client, "lat=40.4168&lon=-3.7038&width=64&height=64")
             if fault == "http429" {
