@@ -129,6 +129,62 @@ struct FormatTests {
         #expect(halfNoise.busy == 0.5 && halfNoise.luma > 20 && halfNoise.luma < noise.luma)
     }
 
+    /// The detail is its definition, written here one pixel at a time, at every width the eight-pixel steps meet (none,
+    /// one and a tail; a block left to the tail) and every stride: on seeded noise, and on the largest differences and
+    /// lumas (a black and white checkerboard, white blocks beside black), which a 16-bit lane could overflow on.
+    @Test(arguments: [(2, 2), (9, 9), (11, 8), (12, 17), (19, 16), (27, 33), (640, 40), (643, 41)])
+    func detailIsItsDefinitionAtEveryWidth(_ width: Int, _ height: Int) throws {
+        var random = SeededGenerator(seed: UInt64(width * 131 + height))
+        let noise = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
+        func grey(_ white: (Int, Int) -> Bool) -> [UInt8] {
+            (0..<width * height).flatMap { i -> [UInt8] in
+                let value: UInt8 = white(i % width, i / width) ? 255 : 0
+                return [value, value, value]
+            }
+        }
+        let checkers = grey { x, y in (x + y) % 2 == 0 }
+        let blocks = grey { x, _ in x / 8 % 2 == 0 }
+        for pixels in [noise, checkers, blocks] {
+            let picture = RGBImage(width: width, height: height, pixels: pixels)
+            for stride in [1, 4] {
+                #expect(
+                    ImageDetail.measure(picture, stride: stride) == Self.detailByDefinition(picture, stride: stride),
+                    "\(width)x\(height) / \(stride)"
+                )
+            }
+        }
+    }
+
+    private static func detailByDefinition(_ picture: RGBImage, stride: Int) -> ImageDetail {
+        let (width, p) = (picture.width, picture.pixels.map(Int.init))
+        func at(_ x: Int, _ y: Int) -> (luma: Int, red: Int, blue: Int) {
+            let i = (y * width + x) * 3
+            return (p[i] + 2 * p[i + 1] + p[i + 2], p[i] - p[i + 1], p[i + 2] - p[i + 1])
+        }
+        var (luma, chroma, differences, busy, blocks) = (0, 0, 0, 0, 0)
+        for y in Swift.stride(from: 0, to: picture.height - 1, by: stride) {
+            for x in 0..<width - 1 {
+                let (here, right, below) = (at(x, y), at(x + 1, y), at(x, y + 1))
+                luma += abs(right.luma - here.luma) + abs(below.luma - here.luma)
+                chroma += abs(right.red - here.red) + abs(right.blue - here.blue) + abs(below.red - here.red) + abs(below.blue - here.blue)
+            }
+            differences += (width - 1) * 2
+        }
+        for top in Swift.stride(from: 0, through: picture.height - 8, by: 8 * stride) {
+            for left in Swift.stride(from: 0, through: width - 8, by: 8) {
+                let values = (top..<top + 8).flatMap { y in (left..<left + 8).map { x in at(x, y).luma } }
+                let (sum, squares) = (values.reduce(0, +), values.reduce(0) { $0 + $1 * $1 })
+                busy += 64 * squares - sum * sum > 1600 * 64 * 64 ? 1 : 0
+                blocks += 1
+            }
+        }
+        return ImageDetail(
+            luma: Double(luma) / Double(differences) / 4,
+            chroma: Double(chroma) / Double(differences) / 2,
+            busy: blocks == 0 ? 0 : Double(busy) / Double(blocks)
+        )
+    }
+
     /// The check's PSNR sums every byte's squared error: odd lengths (the 16-byte steps' tail), many 64 kB blocks, and
     /// the largest error everywhere (what a 32-bit lane could overflow on).
     @Test(arguments: [(1, 1), (5, 3), (7, 13), (640, 1136), (1001, 999)])

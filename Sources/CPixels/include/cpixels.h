@@ -43,7 +43,7 @@ uint64_t bd_squared_error(const uint8_t *a, const uint8_t *b, size_t length);
 // column but the last of an RGB image, the sums of |luma(x+1, y) - luma(x, y)| + |luma(x, y+1) - luma(x, y)| (luma =
 // R + 2G + B) and the same of R - G and of B - G, and how many differences each sums (per channel); and of the whole
 // 8x8 blocks in every `step`th row of blocks, how many and how many are busy (their luma's standard deviation over
-// 10 on a 0-255 scale).
+// 10 on a 0-255 scale). Eight pixels a step where SSE2 is.
 typedef struct {
     uint64_t luma, chroma, differences;
     uint64_t busy, blocks;
