@@ -76,7 +76,7 @@ package struct PreparedImages: Sendable {
         guard format != .png else { return (try self.png(hundredths: hundredths, compressor: settings.pngEncoder), nil) }
         let fitted = try FittedQuality.encode(
             self.picture(hundredths: hundredths),
-            blend: Double(min(max(hundredths, 0), 100)) / 100,
+            blend: Double(hundredths) / 100,  // ImageDetail keeps it within 0...1
             format: format,
             floor: settings.floor(hundredths: hundredths),
             minimum: settings.minimumQuality(format, hundredths: hundredths),

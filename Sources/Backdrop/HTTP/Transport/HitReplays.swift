@@ -61,7 +61,8 @@ final class HitReplays: Sendable {
         /// A replay's log lines and counts, as the router writes its answers' (``RequestLog``), for `target` begun at
         /// `start`; `undecoded` when answered from the request's bytes (``HitBytesHandler``).
         func logged(target: String, since start: ContinuousClock.Instant, undecoded: Bool, logger: Logger, metrics: BackdropMetrics) {
-            let path = target.prefix { $0 != "?" }
+            // Up to the query, found among the bytes: a Character at a time was a few percent of a replay's time.
+            let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
             RequestLog.started(method: "GET", path: path, logger: logger)
             self.image.increment()
             metrics.replayed(undecoded: undecoded)

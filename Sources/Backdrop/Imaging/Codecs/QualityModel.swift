@@ -2,9 +2,9 @@ import Foundation
 
 /// Per lossy format, the fidelity a quality is predicted to give a picture of a given detail (``ImageDetail``):
 /// dB = `intercept` + `luma` x ln(luma detail + 0.5) + `chroma` x ln(chroma detail + 0.5) + `busy` x busy share +
-/// `blend` x blend + `blendSquared` x blend², one line per quality of a grid, straight between them. Fitted by `Benchmarks/fidelity.py --fit` to the 640x1136 renders
-/// (blur 0 to 1) of the bench's and the stock photos. ``FittedQuality`` asks it for the lowest quality that clears a
-/// floor.
+/// `blend` x blend + `blendSquared` x blend², one line per quality of a grid, straight between them. Fitted by
+/// `Benchmarks/fidelity.py --fit` to the 640x1136 renders (blur 0 to 1) of the bench's and the stock photos.
+/// ``FittedQuality`` asks it for the lowest quality that clears a floor.
 package struct QualityModel: Sendable {
     /// A quality of the grid and its line.
     package struct Line: Sendable {
@@ -39,8 +39,9 @@ package struct QualityModel: Sendable {
     package let margin: Double
     /// dB asked of the second past the floor, once the first has shown how far the prediction was off.
     package let retryMargin: Double
-    /// The most the fit's pictures fell short of their lines (each photo left out of its own), in dB: a quality predicted to clear a floor by this and
-    /// ``unchecked`` more is not read back (AVIF's quality held up for the eye past blur 0.5).
+    /// The most the fit's pictures fell short of their lines (each photo left out of its own), in dB: a quality
+    /// predicted to clear a floor by this and ``unchecked`` more is not read back (AVIF's quality held up for the eye
+    /// past blur 0.5).
     package let worst: Double
     /// dB past the worst shortfall that makes a check needless.
     static let unchecked = 0.5
