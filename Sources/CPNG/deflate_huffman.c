@@ -63,18 +63,29 @@ void bd_huffman_lengths(const uint32_t *frequencies, int count, int max_length, 
             symbols[used++] = (uint16_t)s;
         }
     }
-    // Insertion sort, ascending by frequency: at most 286 symbols, mostly already in order for literals.
-    for (int i = 1; i < used; i++) {
-        uint32_t key = keys[i];
-        uint16_t symbol = symbols[i];
-        int j = i - 1;
-        while (j >= 0 && keys[j] > key) {
-            keys[j + 1] = keys[j];
-            symbols[j + 1] = symbols[j];
-            j--;
+    // Ascending by frequency, ties in symbol order: a stable radix sort, a byte of the frequency a pass, as many passes
+    // as the largest frequency has bytes (two for a deflate block's).
+    uint32_t largest = 0;
+    for (int i = 0; i < used; i++) {
+        largest = keys[i] > largest ? keys[i] : largest;
+    }
+    uint32_t sorted_keys[MOST_SYMBOLS];
+    uint16_t sorted_symbols[MOST_SYMBOLS];
+    for (unsigned shift = 0; shift < 32 && (largest >> shift) != 0; shift += 8) {
+        int starts[257] = {0};
+        for (int i = 0; i < used; i++) {
+            starts[((keys[i] >> shift) & 0xff) + 1]++;
         }
-        keys[j + 1] = key;
-        symbols[j + 1] = symbol;
+        for (int b = 0; b < 256; b++) {
+            starts[b + 1] += starts[b];
+        }
+        for (int i = 0; i < used; i++) {
+            int at = starts[(keys[i] >> shift) & 0xff]++;
+            sorted_keys[at] = keys[i];
+            sorted_symbols[at] = symbols[i];
+        }
+        memcpy(keys, sorted_keys, sizeof(uint32_t) * (size_t)used);
+        memcpy(symbols, sorted_symbols, sizeof(uint16_t) * (size_t)used);
     }
     minimum_redundancy(keys, used);
     int per_length[33] = {0};
@@ -110,6 +121,17 @@ void bd_huffman_lengths(const uint32_t *frequencies, int count, int max_length, 
     }
 }
 
+// Each byte with its bits in reverse order.
+static const uint8_t reversed_bytes[256] = {
+#define R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
+#define R4(n) R2(n), R2(n + 2 * 16), R2(n + 1 * 16), R2(n + 3 * 16)
+#define R6(n) R4(n), R4(n + 2 * 4), R4(n + 1 * 4), R4(n + 3 * 4)
+    R6(0), R6(2), R6(1), R6(3)
+#undef R2
+#undef R4
+#undef R6
+};
+
 // Canonical codes, bit-reversed: deflate sends Huffman codes most significant bit first into an LSB-first stream.
 void bd_huffman_codes(const uint8_t *lengths, int count, uint16_t *codes) {
     int per_length[16] = {0};
@@ -129,10 +151,7 @@ void bd_huffman_codes(const uint8_t *lengths, int count, uint16_t *codes) {
             codes[s] = 0;
             continue;
         }
-        uint32_t value = next[length]++, reversed = 0;
-        for (unsigned b = 0; b < length; b++) {
-            reversed = (reversed << 1) | ((value >> b) & 1);
-        }
-        codes[s] = (uint16_t)reversed;
+        uint32_t value = next[length]++;
+        codes[s] = (uint16_t)((reversed_bytes[value & 0xff] << 8 | reversed_bytes[value >> 8]) >> (16 - length));
     }
 }
