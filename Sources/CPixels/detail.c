@@ -58,13 +58,15 @@ static inline __m128i widened(const uint8_t *p) {
 
 static inline __m128i magnitude(__m128i v) { return _mm_max_epi16(v, _mm_sub_epi16(_mm_setzero_si128(), v)); }
 
-static inline uint64_t lanes_total(__m128i v16) {
-    // Pairs summed into 32-bit lanes (pmaddwd by ones), then the four lanes.
-    __m128i v32 = _mm_madd_epi16(v16, _mm_set1_epi16(1));
+// The sum of four non-negative 32-bit lanes.
+static inline uint64_t lanes32_total(__m128i v32) {
     int32_t lanes[4];
     _mm_storeu_si128((__m128i *)lanes, v32);
-    return (uint64_t)(lanes[0] + lanes[1] + lanes[2] + lanes[3]);
+    return (uint64_t)lanes[0] + (uint64_t)lanes[1] + (uint64_t)lanes[2] + (uint64_t)lanes[3];
 }
+
+// The sum of eight 16-bit lanes: pairs summed into 32-bit lanes (pmaddwd by ones), then those.
+static inline uint64_t lanes_total(__m128i v16) { return lanes32_total(_mm_madd_epi16(v16, _mm_set1_epi16(1))); }
 
 // Pixels [0, count) of `row` (count + 1 of them readable) against their right neighbour and the pixel `below`;
 // returns where it stopped, for the pixels left to row_differences.
@@ -114,10 +116,7 @@ static size_t busy_blocks_vector(const uint8_t *p, size_t stride, size_t width, 
                 squares = _mm_add_epi32(squares, _mm_madd_epi16(s, s));
             }
         }
-        int32_t lanes[4];
-        _mm_storeu_si128((__m128i *)lanes, squares);
-        uint64_t square_sum = (uint64_t)lanes[0] + (uint64_t)lanes[1] + (uint64_t)lanes[2] + (uint64_t)lanes[3];
-        sums->busy += (uint64_t)busy(lanes_total(total), square_sum);
+        sums->busy += (uint64_t)busy(lanes_total(total), lanes32_total(squares));
         sums->blocks += 1;
     }
     return left;
