@@ -19,35 +19,77 @@ struct AdmissionTests {
         var all: [String] { self.items.withLock { $0 } }
     }
 
-    @Test func jobsAreServedOneClientAtATime() async throws {
+    @Test func jobsAreServedOneClientAtATimeNewcomersFirst() async throws {
         let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
         let order = Recorder()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await gate.run(.prepare, pixels: Self.pixels, client: RequestClient("first")) { latch.wait() } }
-            try await waitUntil("the first job to run") { gate.load.running > 0 }
-            // The flooder queues five, then the polite client one: the polite one runs second, not sixth.
-            for index in 0..<5 {
-                group.addTask {
-                    _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient("flood")) {
-                        order.append("flood\(index)")
-                    }
-                }
-                try await waitUntil("flood job \(index) to queue") { gate.load.queued >= index + 1 }
-            }
             group.addTask {
-                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient("polite")) { order.append("polite") }
+                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient("flood")) {
+                    latch.wait()
+                    order.append("flood0")
+                }
             }
-            try await waitUntil("six jobs to queue") { gate.load.queued >= 6 }
+            try await waitUntil("the flood's first job to run") { gate.load.running > 0 }
+            // While its first job runs, the flooder queues four more, another client three, then the polite client
+            // one. The other client's first job and the polite one came with nothing of theirs queued or running:
+            // they run first, in the order they came; then the flood and the other client take turns.
+            for (client, jobs) in [("flood", 1...4), ("other", 0...2), ("polite", 0...0)] {
+                for index in jobs {
+                    let queued = gate.load.queued
+                    group.addTask {
+                        _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient(client)) {
+                            order.append("\(client)\(index)")
+                        }
+                    }
+                    try await waitUntil("\(client) job \(index) to queue") { gate.load.queued > queued }
+                }
+            }
             latch.release()
             try await group.waitForAll()
         }
         let served = order.all
-        #expect(served.count == 6)
-        #expect(served.firstIndex(of: "polite") == 1, "\(served)")
-        #expect(served.filter { $0.hasPrefix("flood") } == (0..<5).map { "flood\($0)" }, "each client's jobs in their order")
+        let expected = ["flood0", "other0", "polite0", "flood1", "other1", "flood2", "other2", "flood3", "flood4"]
+        #expect(served == expected, "each client's jobs in their order, newcomers first, then by turns: \(served)")
+    }
+
+    @Test func aNewcomersWaitCountsOnlyTheJobsRunningAndNewcomersBeforeIt() async throws {
+        let pool = Fixtures.pool()
+        let gate = RenderGate(maxWait: .seconds(1), maxJobs: 1000, workers: 1, pool: pool)
+        let latch = Latch()
+        defer { latch.release() }  // a failed wait lets the held jobs go
+        // Every job here is estimated at 0.3 ms + 50 MP x 18 ms: 0.9003 s. The flood's first job runs, held.
+        let big = 50_000_000
+        let holder = Task { try await gate.run(.encode(.png), pixels: big, client: RequestClient("flood")) { latch.wait() } }
+        try await waitUntil("the first job to run") { gate.load.running > 0 }
+        var queued = [Task<Void, any Error>]()
+        /// Whether a job of `client` was queued (true) or refused at once (false).
+        func attempt(_ client: String) async throws -> Bool {
+            let before = gate.load.queued
+            let finished = Counter()
+            let job = Task {
+                defer { finished.increment() }
+                _ = try await gate.run(.encode(.png), pixels: big, client: RequestClient(client)) {}
+            }
+            try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
+            if gate.load.queued > before {
+                queued.append(job)
+                return true
+            }
+            await #expect(throws: RenderBusy.self) { try await job.value }
+            return false
+        }
+        #expect(try await attempt("flood"), "the flood's next job waits for the one running: queued")
+        #expect(try await !attempt("flood"), "and the one after waits for that one too: refused")
+        // In the round, the polite client would wait for the running job and the flood's queued one: 1.8 s, refused.
+        // It has nothing queued or running: it waits for the running job only.
+        #expect(try await attempt("polite"), "the polite client waits for the running job, not for the flood's next")
+        #expect(try await !attempt("late"), "a second newcomer waits for the first newcomer's job too: refused")
+        latch.release()
+        try await holder.value
+        for job in queued { try await job.value }
     }
 
     @Test func admissionIsByExpectedWaitAndCountsTheClientsOwnQueue() async throws {

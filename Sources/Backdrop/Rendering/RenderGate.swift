@@ -3,16 +3,6 @@ import NIOPosix
 import Synchronization
 import Tracing
 
-/// What a job on the render pool does, for its cost estimate (``RenderCosts``).
-enum RenderWork: Hashable, Sendable {
-    /// Decode the source photo and cover-crop it (a full render's first half).
-    case prepare
-    /// Blend and encode from prepared images (a re-blend at a new `blur`, or a full render's second half).
-    case encode(OutputFormat)
-    /// The blurred preview of `/background.json`.
-    case preview
-}
-
 /// The render queue refused a job: the expected wait before it would start is over the budget. The photo is not at
 /// fault: the request ends with a 503, and the photo stays in the line.
 struct RenderBusy: NoFaultOfThePhoto {
@@ -30,8 +20,10 @@ struct RenderBusy: NoFaultOfThePhoto {
 ///   jobs this machine ran); a job is refused with ``RenderBusy`` only when the wait expected before it starts (the
 ///   work left of running jobs, plus the queued jobs that will run before it) is over `maxWait`;
 /// - queued jobs are served one client at a time, round-robin, so a client asking for many renders waits behind its
-///   own queue while another client's job waits for about one job of each other client. The expected wait of a new
-///   job counts the same order, which is why the flooding client is refused long before a polite one.
+///   own queue. A client with nothing queued or running goes first, ahead of the round (as fq_codel serves new flows
+///   before old ones), so a polite client waits only for the jobs running and other such newcomers, never for a
+///   flooder's next job. The expected wait of a new job counts the same order, which is why the flooding client is
+///   refused long before a polite one.
 /// A waiting job whose request is cancelled (its client went, or its deadline passed) leaves the queue at once.
 /// `maxJobs` bounds the queue's length whatever the estimates say.
 final class RenderGate: Sendable {
@@ -86,7 +78,7 @@ final class RenderGate: Sendable {
                 let decided: Result<Void, any Error>? = self.state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if state.running.count < self.workers, state.queued == 0 {
-                        state.running[id] = (ContinuousClock.now, cost)
+                        state.running[id] = Running(client: client, started: ContinuousClock.now, cost: cost)
                         self.publish(state)
                         return .success(())
                     }
@@ -145,18 +137,35 @@ final class RenderGate: Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    /// The queue: a FIFO per client, and the clients with queued jobs in their turn order.
+    struct Running {
+        let client: RequestClient
+        let started: ContinuousClock.Instant
+        let cost: Duration
+    }
+
+    /// The queue: a FIFO per client, and the clients with queued jobs in their turn order: newcomers (clients that
+    /// had nothing queued or running when their job came) first, then the round.
     struct State {
         var nextID: UInt64 = 0
         var costs = RenderCosts()
-        var running = [UInt64: (started: ContinuousClock.Instant, cost: Duration)]()
+        var running = [UInt64: Running]()
         var queues = [RequestClient: CircularBuffer<Job>]()
+        var newcomers = CircularBuffer<RequestClient>()
         var turns = CircularBuffer<RequestClient>()
         var queuedCost = [RequestClient: Duration]()
         var queued = 0
 
+        /// Whether `client` has nothing queued or running: its next job goes ahead of the round.
+        func isNewcomer(_ client: RequestClient) -> Bool {
+            self.queues[client] == nil && !self.running.values.contains { $0.client == client }
+        }
+
         mutating func enqueue(_ job: Job) {
-            if self.queues[job.client] == nil { self.turns.append(job.client) }
+            if self.isNewcomer(job.client) {
+                self.newcomers.append(job.client)
+            } else if self.queues[job.client] == nil {
+                self.turns.append(job.client)
+            }
             self.queues[job.client, default: []].append(job)
             self.queuedCost[job.client, default: .zero] += job.cost
             self.queued += 1
@@ -170,12 +179,15 @@ final class RenderGate: Sendable {
             return nil
         }
 
-        /// Starts queued jobs, one client at a time, while a worker is free; returns them to be resumed outside the lock.
+        /// Starts queued jobs, newcomers first, then one client at a time, while a worker is free; returns them to be
+        /// resumed outside the lock.
         mutating func dispatch(workers: Int) -> [CheckedContinuation<Void, any Error>] {
             var started = [CheckedContinuation<Void, any Error>]()
-            while self.running.count < workers, let client = self.turns.popFirst(), let job = self.take(from: client, where: { _ in true }) {
+            while self.running.count < workers, let client = self.newcomers.popFirst() ?? self.turns.popFirst(),
+                let job = self.take(from: client, where: { _ in true })
+            {
                 if self.queues[client] != nil { self.turns.append(client) }  // more of its jobs wait: its next turn
-                self.running[job.id] = (ContinuousClock.now, job.cost)
+                self.running[job.id] = Running(client: client, started: ContinuousClock.now, cost: job.cost)
                 started.append(job.continuation)
             }
             return started
@@ -199,16 +211,24 @@ final class RenderGate: Sendable {
             self.queues[client] = nil
             self.queuedCost[client] = nil
             if let index = self.turns.firstIndex(of: client) { self.turns.remove(at: index) }
+            if let index = self.newcomers.firstIndex(of: client) { self.newcomers.remove(at: index) }
         }
 
-        /// How long a new job of `client` would wait before it starts: the work left of the running jobs, `client`'s
-        /// own queue, and of each other client about as many jobs as `client` has queued plus one (their turns before
-        /// the new job's), all shared by the workers.
+        /// How long a new job of `client` would wait before it starts: the work left of the running jobs, then for a
+        /// newcomer the first job of each newcomer before it; for any other client its own queue and of each other
+        /// client about as many jobs as `client` has queued plus one (their turns before the new job's); all shared by
+        /// the workers.
         func expectedWait(for client: RequestClient, workers: Int) -> Duration {
             let now = ContinuousClock.now
             var work = Duration.zero
-            for (started, cost) in self.running.values {
-                work += max(.zero, cost - (now - started))
+            for job in self.running.values {
+                work += max(.zero, job.cost - (now - job.started))
+            }
+            if self.isNewcomer(client) {
+                for other in self.newcomers {
+                    work += self.queues[other]?.first?.cost ?? .zero
+                }
+                return work / workers
             }
             let ahead = (self.queues[client]?.count ?? 0) + 1
             for (other, queue) in self.queues {
@@ -217,33 +237,5 @@ final class RenderGate: Sendable {
             }
             return work / workers
         }
-    }
-}
-
-/// Estimated cost of render jobs: per kind of work, a fixed part and a part per output megapixel, the latter an
-/// exponentially weighted mean of what this machine measured (starting from figures measured on the bench machine's
-/// release build).
-struct RenderCosts {
-    /// Every job's fixed part: scheduling, buffers, the encoder's set-up.
-    static let fixed = Duration.microseconds(300)
-    /// Jobs smaller than this teach nothing about the cost per megapixel (their fixed part dominates).
-    static let learnedFromMegapixels = 0.05
-    static let weight = 0.2
-
-    private var secondsPerMegapixel: [RenderWork: Double] = [
-        .prepare: 0.016, .preview: 0.004,
-        .encode(.png): 0.018, .encode(.jpeg): 0.022, .encode(.webp): 0.032, .encode(.avif): 0.050,
-    ]
-
-    func estimate(_ work: RenderWork, pixels: Int) -> Duration {
-        Self.fixed + .seconds((self.secondsPerMegapixel[work] ?? 0.05) * Double(pixels) / 1_000_000)
-    }
-
-    mutating func learn(_ work: RenderWork, pixels: Int, took: Duration) {
-        let megapixels = Double(pixels) / 1_000_000
-        guard megapixels >= Self.learnedFromMegapixels else { return }
-        let measured = max(0, (took - Self.fixed) / .seconds(1)) / megapixels
-        let old = self.secondsPerMegapixel[work] ?? measured
-        self.secondsPerMegapixel[work] = old + Self.weight * (measured - old)
     }
 }
