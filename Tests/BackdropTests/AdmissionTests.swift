@@ -19,6 +19,41 @@ struct AdmissionTests {
         var all: [String] { self.items.withLock { $0 } }
     }
 
+    /// PNG encodes of `pixels` offered to a gate one at a time, each queued or refused at once.
+    final class Attempts {
+        let gate: RenderGate
+        let pixels: Int
+        private var queued = [Task<Void, any Error>]()
+
+        init(_ gate: RenderGate, pixels: Int) {
+            self.gate = gate
+            self.pixels = pixels
+        }
+
+        /// Whether a job of `client` was queued (true) or refused at once with ``RenderBusy`` (false).
+        func callAsFunction(_ client: String) async throws -> Bool {
+            let (gate, pixels) = (self.gate, self.pixels)
+            let before = gate.load.queued
+            let finished = Counter()
+            let job = Task {
+                defer { finished.increment() }
+                _ = try await gate.run(.encode(.png), pixels: pixels, client: RequestClient(client)) {}
+            }
+            try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
+            if gate.load.queued > before {
+                self.queued.append(job)
+                return true
+            }
+            await #expect(throws: RenderBusy.self) { try await job.value }
+            return false
+        }
+
+        /// Waits for the queued jobs to end (once the gate's held job is released).
+        func finish() async throws {
+            for job in self.queued { try await job.value }
+        }
+    }
+
     @Test func jobsAreServedOneClientAtATimeNewcomersFirst() async throws {
         let pool = Fixtures.pool()
         let gate = RenderGate(maxWait: .seconds(60), maxJobs: 100, workers: 1, pool: pool)
@@ -64,23 +99,7 @@ struct AdmissionTests {
         let big = 50_000_000
         let holder = Task { try await gate.run(.encode(.png), pixels: big, client: RequestClient("flood")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
-        var queued = [Task<Void, any Error>]()
-        /// Whether a job of `client` was queued (true) or refused at once (false).
-        func attempt(_ client: String) async throws -> Bool {
-            let before = gate.load.queued
-            let finished = Counter()
-            let job = Task {
-                defer { finished.increment() }
-                _ = try await gate.run(.encode(.png), pixels: big, client: RequestClient(client)) {}
-            }
-            try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
-            if gate.load.queued > before {
-                queued.append(job)
-                return true
-            }
-            await #expect(throws: RenderBusy.self) { try await job.value }
-            return false
-        }
+        let attempt = Attempts(gate, pixels: big)
         #expect(try await attempt("flood"), "the flood's next job waits for the one running: queued")
         #expect(try await !attempt("flood"), "and the one after waits for that one too: refused")
         // In the round, the polite client would wait for the running job and the flood's queued one: 1.8 s, refused.
@@ -89,7 +108,7 @@ struct AdmissionTests {
         #expect(try await !attempt("late"), "a second newcomer waits for the first newcomer's job too: refused")
         latch.release()
         try await holder.value
-        for job in queued { try await job.value }
+        try await attempt.finish()
     }
 
     @Test func admissionIsByExpectedWaitAndCountsTheClientsOwnQueue() async throws {
@@ -101,30 +120,14 @@ struct AdmissionTests {
         defer { latch.release() }  // a failed wait lets the held jobs go
         let holder = Task { try await gate.run(.prepare, pixels: 100, client: RequestClient("first")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
-        var queued = [Task<Void, any Error>]()
-        /// Whether a job of `client` was queued (true) or refused at once (false).
-        func attempt(_ client: String) async throws -> Bool {
-            let before = gate.load.queued
-            let finished = Counter()
-            let job = Task {
-                defer { finished.increment() }
-                _ = try await gate.run(.encode(.png), pixels: Self.pixels, client: RequestClient(client)) {}
-            }
-            try await waitUntil("\(client)'s job to queue or be refused") { gate.load.queued != before || finished.value != 0 }
-            if gate.load.queued > before {
-                queued.append(job)
-                return true
-            }
-            await #expect(throws: RenderBusy.self) { try await job.value }
-            return false
-        }
+        let attempt = Attempts(gate, pixels: Self.pixels)
         var flood = [Bool]()
         for _ in 0..<20 { flood.append(try await attempt("flood")) }
         #expect(flood == Array(repeating: true, count: 8) + Array(repeating: false, count: 12), "\(flood)")
         #expect(try await attempt("polite"), "the polite client's job waits for one of the flood's, not eight")
         latch.release()
         try await holder.value
-        for job in queued { try await job.value }
+        try await attempt.finish()
     }
 
     @Test func retryAfterIsTheExpectedWaitRoundedUp() async throws {
