@@ -6,7 +6,7 @@
 # Swift's runtime is linked dynamically: the libraries of it the binary links are gathered into /build/swift.
 FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev libaom-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /build
 COPY Package.swift ./
@@ -20,7 +20,7 @@ RUN swift build -c release -Xswiftc -enable-testing --product backdrop \
  && ldd /build/backdrop | awk '$3 ~ "/lib/swift/linux/" { print $3 }' | xargs -r cp -t /build/swift
 
 # --- run: slim Debian 12 with only the shared libraries the binary links, and CA certificates for HTTPS to Flickr ---
-# (Debian's libavif15 links every AV1 codec it supports: libaom3, which Backdrop encodes with, and the others.)
+# (Backdrop links libaom3, which it encodes AVIF with, and libavif15, which links every AV1 codec it supports.)
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates libjpeg62-turbo libpng16-16 libdeflate0 zlib1g libstdc++6 libgcc-s1 \

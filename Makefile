@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= config.json
 
 # C libraries the service links (build and run).
-BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev
+BUILD_PACKAGES := libjpeg-dev libpng-dev libdeflate-dev zlib1g-dev libwebp-dev libavif-dev libaom-dev
 # Tools the tests use besides Swift: pngcheck, curl, a headless browser and its driver, Python for selenium/schemathesis,
 # node for the reference ThumbHash decoder, libcurl4 for FoundationNetworking (BackdropKit's tests on Linux), libvips42
 # for the crop oracle (pyvips' attention smartcrop), opencv-data for the face cascade compiled in (Tools/face_model.py).

@@ -37,7 +37,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
         ),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp")]),
-        .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif")]),
+        .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif"), .linkedLibrary("aom")]),
         .systemLibrary(name: "CDeflate"),
         .systemLibrary(name: "CMalloc"),
         .target(

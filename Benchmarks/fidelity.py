@@ -5,7 +5,7 @@ usage: fidelity.py --bench PATH/TO/backdrop-bench PHOTO.jpg...          (the ben
        fidelity.py --fit --bench PATH/TO/backdrop-bench PHOTO.jpg...    (fits QualityModel's tables)
 
 By default `backdrop-bench --fidelity-served` encodes each photo's 640x1136 render at blur 0, 0.5, 0.75 and 1 in JPEG,
-WebP and AVIF as the service does (FittedQuality: the quality predicted for the floor, the answer read back and checked,
+WebP and AVIF as the service does (FittedQuality: the quality predicted for the floor, the answer checked as decoded,
 a second encode when short) and at the fixed quality used before (JPEG and WebP 80, AVIF 60 rising to 80 at blur 1).
 Prints per format and blur: the worst photo's dB and its floor, answers under their floor (the target is none), the
 second encodes, the total bytes against the fixed quality's, and the encode CPU (median over runs, the check
@@ -70,7 +70,7 @@ def fit(records):
 
 def served(records):
     print(f"\nFidelity: {len({r['image'] for r in records})} photos at 640x1136, each answer as served (quality fitted "
-          "to its floor, read back and checked) against the fixed quality before (JPEG and WebP 80, AVIF 60 to 80)")
+          "to its floor, checked as decoded) against the fixed quality before (JPEG and WebP 80, AVIF 60 to 80)")
     print("| format | blur | floor | worst dB (fixed) | under floor (fixed) | second encodes | kB total (fixed) | bytes ratio | encode CPU ms (fixed) | CPU ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     totals = {"bytes": 0, "fixed_bytes": 0, "cpu": 0.0, "fixed_cpu": 0.0, "under": 0}

@@ -8,7 +8,7 @@ On every anchor photo, at blur (alpha) 0, 0.5 and 1, single-threaded: `backdrop-
 crop, effect, blend, encode, file write) and the anchors' `pipe_formats.py` (Pillow 13 with its own libavif/libaom,
 libwebp and libjpeg-turbo) at the fixed settings Backdrop used before its quality was fitted per image (AVIF quality
 60 speed 10, WebP q80 method 0, JPEG q80 optimised Huffman, PNG zlib/deflate 1; Backdrop's lossy answers now take the
-quality their floor needs and are read back and checked, see fidelity.py); libvips (Debian's 8.14, approximate Gaussian) for the formats its
+quality their floor needs and are checked as a client decodes them, see fidelity.py); libvips (Debian's 8.14, approximate Gaussian) for the formats its
 build can write. Bytes and PSNR of each lossy file against Backdrop's own lossless PNG of the same render.
 Also the blurred preview of `/background.json` per style at 640x1136 and 2048x1536: size, bytes, PSNR after the
 client's bilinear upscale, time. Prints medians over photos and two interleaved rounds, and the targets: every format's render at most 0.5x Pillow's

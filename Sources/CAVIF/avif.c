@@ -1,4 +1,5 @@
-// libavif 0.11 (Debian 12) with libaom: results come back as avifResult codes, never exit().
+// libavif 0.11 (Debian 12): the YUV the encoder (aom_encode.c) is given, the read-back of AVIF files, and the writer
+// the bench's study drives; results come back as avifResult codes, never exit().
 #include "cavif.h"
 
 #include <stdio.h>
@@ -59,31 +60,6 @@ int bd_avif_write(avifEncoder *encoder, const avifImage *image, uint8_t **out, s
     }
     avifRWDataFree(&output);
     return result == AVIF_RESULT_OK ? 0 : -1;
-}
-
-int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int speed, uint8_t **out,
-                   size_t *out_length, char *message, size_t message_size) {
-    *out = NULL;
-    *out_length = 0;
-    avifImage *image = bd_avif_image(rgb, width, height, 0, message, message_size);
-    if (image == NULL) {
-        return -1;
-    }
-    avifEncoder *encoder = avifEncoderCreate();
-    if (encoder == NULL) {
-        describe(AVIF_RESULT_OUT_OF_MEMORY, NULL, message, message_size);
-        avifImageDestroy(image);
-        return -1;
-    }
-    encoder->codecChoice = AVIF_CODEC_CHOICE_AOM;
-    encoder->maxThreads = 1;
-    encoder->speed = speed;
-    encoder->minQuantizer = quantizer;
-    encoder->maxQuantizer = quantizer;
-    int status = bd_avif_write(encoder, image, out, out_length, message, message_size);
-    avifEncoderDestroy(encoder);
-    avifImageDestroy(image);
-    return status;
 }
 
 void bd_avif_free(uint8_t *bytes) {

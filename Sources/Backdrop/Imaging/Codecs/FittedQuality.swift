@@ -4,8 +4,8 @@ import NIOCore
 /// The quality a lossy answer (JPEG, WebP, AVIF) is encoded at: the lowest that keeps it within its fidelity floor
 /// (``FidelityFloor``, dB PSNR against the lossless render), so that a smooth sky is not paid at a mountain's quality
 /// nor a mountain cut to a sky's. The quality is predicted from the picture's detail (``QualityModel``), the answer
-/// read back and measured, and encoded once more only when it fell short, at the quality predicted once the first
-/// encode's error is taken off.
+/// measured as its clients will decode it (read back, or for AVIF the encoder's own reconstruction, the same pixels),
+/// and encoded once more only when it fell short, at the quality predicted once the first encode's error is taken off.
 package enum FittedQuality {
     /// An answer, the quality it was encoded at and its fidelity.
     package struct Encoded: Sendable {
@@ -37,24 +37,26 @@ package enum FittedQuality {
         let model = model ?? QualityModel.of(format)
         let detail = ImageDetail.measure(picture, blend: blend)
         let first = max(minimum, model.quality(detail: detail, floor: floor, margin: model.margin))
-        let bytes = try self.encode(picture, format: format, quality: first, settings: settings)
-        guard !model.clears(floor, quality: first, detail: detail) else {
-            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1, outcome: "clear")
+        let checked = !model.clears(floor, quality: first, detail: detail)
+        let encoded = try self.encode(picture, format: format, quality: first, settings: settings, shown: checked)
+        guard checked else {
+            return Encoded(bytes: encoded.bytes, quality: first, decibels: nil, encodes: 1, outcome: "clear")
         }
         // A read-back that fails (it never has) leaves the answer as encoded, counted, rather than failing the render.
-        guard let decibels = try? ReadBack.fidelity(of: bytes, format: format, against: picture) else {
-            return Encoded(bytes: bytes, quality: first, decibels: nil, encodes: 1, outcome: "unread")
+        guard let decibels = try? self.fidelity(of: encoded, format: format, against: picture) else {
+            return Encoded(bytes: encoded.bytes, quality: first, decibels: nil, encodes: 1, outcome: "unread")
         }
         guard decibels < floor, first < model.qualities.upperBound else {
-            return Encoded(bytes: bytes, quality: first, decibels: decibels, encodes: 1, outcome: decibels >= floor ? "first" : "short")
+            let outcome = decibels >= floor ? "first" : "short"
+            return Encoded(bytes: encoded.bytes, quality: first, decibels: decibels, encodes: 1, outcome: outcome)
         }
         // The prediction was off by this much for this picture; the second quality is predicted with it corrected.
         let offset = model.decibels(quality: first, detail: detail) - decibels
         let second = max(first + 1, model.quality(detail: detail, floor: floor, margin: model.retryMargin, offset: offset))
-        let again = try self.encode(picture, format: format, quality: second, settings: settings)
-        let measured = try? ReadBack.fidelity(of: again, format: format, against: picture)
+        let again = try self.encode(picture, format: format, quality: second, settings: settings, shown: true)
+        let measured = try? self.fidelity(of: again, format: format, against: picture)
         let outcome = measured.map { $0 >= floor ? "second" : "short" } ?? "unread"
-        return Encoded(bytes: again, quality: second, decibels: measured, encodes: 2, outcome: outcome)
+        return Encoded(bytes: again.bytes, quality: second, decibels: measured, encodes: 2, outcome: outcome)
     }
 
     /// `picture` as `format` at `quality` (0-100 for each; AVIF's maps to libaom's quantizer as libavif 1.x maps it).
@@ -65,6 +67,27 @@ package enum FittedQuality {
         case .webp: try WebPEncoder.encode(picture, quality: quality, method: settings.webpMethod)
         case .avif: try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed)
         }
+    }
+
+    /// `picture` as `format` at `quality` and, with `shown`, the picture its decoders show when the encoder can give it
+    /// (AVIF: libaom's reconstruction, which is what every AV1 decoder outputs).
+    private static func encode(
+        _ picture: RGBImage,
+        format: OutputFormat,
+        quality: Int,
+        settings: EncoderSettings,
+        shown: Bool
+    ) throws -> (bytes: ByteBuffer, shown: RGBImage?) {
+        guard format == .avif else { return (try self.encode(picture, format: format, quality: quality, settings: settings), nil) }
+        return try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed, shown: shown)
+    }
+
+    /// dB PSNR of an answer against `picture`: from the picture its encoder showed when it did, else read back from its
+    /// bytes (the same pixels; the tests hold them equal).
+    private static func fidelity(of encoded: (bytes: ByteBuffer, shown: RGBImage?), format: OutputFormat, against picture: RGBImage) throws -> Double
+    {
+        guard let shown = encoded.shown else { return try ReadBack.fidelity(of: encoded.bytes, format: format, against: picture) }
+        return shown.psnr(against: picture)
     }
 
     /// libaom's quantizer (63 worst to 0 best) for an AVIF `quality`, as libavif 1.x maps its quality setting.
