@@ -37,9 +37,19 @@ struct Arguments {
             case "--ranking": self.ranking = true
             case "--fidelity": self.fidelity = true
             case "--fidelity-served": self.fidelityServed = true
+            case _ where argument.hasPrefix("-"): Self.refuse("unknown option \(argument)")
+            case _ where !FileManager.default.isReadableFile(atPath: argument): Self.refuse("no photo at \(argument)")
             default: self.photos.append(argument)
             }
         }
+    }
+
+    /// A usage error: what was wrong and the usage on standard error, exit 2.
+    static func refuse(_ problem: String) -> Never {
+        let usage =
+            "usage: backdrop-bench [--runs N] [--out DIR] [--formats | --avif-study | --ranking | --density | --fidelity | --fidelity-served] PHOTO.jpg..."
+        FileHandle.standardError.write(Data("backdrop-bench: \(problem)\n\(usage)\n".utf8))
+        exit(2)
     }
 }
 
