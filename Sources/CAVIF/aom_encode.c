@@ -114,18 +114,7 @@ static int reconstruction(aom_codec_ctx_t *codec, const avifImage *image, uint8_
         view.yuvPlanes[plane] = shown.planes[plane];
         view.yuvRowBytes[plane] = (uint32_t)shown.stride[plane];
     }
-    avifRGBImage target;
-    avifRGBImageSetDefaults(&target, &view);
-    target.format = AVIF_RGB_FORMAT_RGB;
-    target.depth = 8;
-    target.pixels = rgb;
-    target.rowBytes = image->width * 3;
-    avifResult result = avifImageYUVToRGB(&view, &target);
-    if (result != AVIF_RESULT_OK) {
-        snprintf(message, message_size, "%s", avifResultToString(result));
-        return -1;
-    }
-    return 0;
+    return bd_avif_rgb(&view, rgb, message, message_size);
 }
 
 int bd_avif_encode(const uint8_t *rgb, int width, int height, int quantizer, int speed, uint8_t *shown_rgb,

@@ -62,6 +62,21 @@ int bd_avif_write(avifEncoder *encoder, const avifImage *image, uint8_t **out, s
     return result == AVIF_RESULT_OK ? 0 : -1;
 }
 
+int bd_avif_rgb(const avifImage *image, uint8_t *rgb, char *message, size_t message_size) {
+    avifRGBImage target;
+    avifRGBImageSetDefaults(&target, image);
+    target.format = AVIF_RGB_FORMAT_RGB;
+    target.depth = 8;
+    target.pixels = rgb;
+    target.rowBytes = image->width * 3;
+    avifResult result = avifImageYUVToRGB(image, &target);
+    if (result != AVIF_RESULT_OK) {
+        describe(result, NULL, message, message_size);
+        return -1;
+    }
+    return 0;
+}
+
 void bd_avif_free(uint8_t *bytes) {
     free(bytes);
 }
@@ -96,18 +111,7 @@ int bd_avif_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, 
     } else if ((int)image->width != width || (int)image->height != height) {
         snprintf(message, message_size, "not an AVIF of %dx%d", width, height);
     } else {
-        avifRGBImage target;
-        avifRGBImageSetDefaults(&target, image);
-        target.format = AVIF_RGB_FORMAT_RGB;
-        target.depth = 8;
-        target.pixels = rgb;
-        target.rowBytes = (uint32_t)width * 3;
-        result = avifImageYUVToRGB(image, &target);
-        if (result == AVIF_RESULT_OK) {
-            status = 0;
-        } else {
-            describe(result, NULL, message, message_size);
-        }
+        status = bd_avif_rgb(image, rgb, message, message_size);
     }
     if (image != NULL) avifImageDestroy(image);
     if (decoder != NULL) avifDecoderDestroy(decoder);

@@ -31,6 +31,9 @@ int bd_avif_decode(const uint8_t *data, size_t length, uint8_t *rgb, int width, 
 /// caller): the bench's study of other encoders and settings, and the tests' reference for bd_avif_encode's files.
 struct avifImage *bd_avif_image(const uint8_t *rgb, int width, int height, int full_chroma, char *message,
                                 size_t message_size);
+/// `image` as RGB into `rgb` (width * height * 3 bytes), as libavif converts: what bd_avif_decode gives, and what
+/// bd_avif_encode's `shown_rgb` is made with. Returns 0, or -1 with libavif's message.
+int bd_avif_rgb(const struct avifImage *image, uint8_t *rgb, char *message, size_t message_size);
 int bd_avif_write(struct avifEncoder *encoder, const struct avifImage *image, uint8_t **out, size_t *out_length,
                   char *message, size_t message_size);
 

@@ -61,12 +61,7 @@ package enum FittedQuality {
 
     /// `picture` as `format` at `quality` (0-100 for each; AVIF's maps to libaom's quantizer as libavif 1.x maps it).
     package static func encode(_ picture: RGBImage, format: OutputFormat, quality: Int, settings: EncoderSettings) throws -> ByteBuffer {
-        switch format {
-        case .png: try PNGEncoder.encode(picture, compressor: settings.pngEncoder)
-        case .jpeg: try JPEGEncoder.encode(picture, quality: max(1, quality))
-        case .webp: try WebPEncoder.encode(picture, quality: quality, method: settings.webpMethod)
-        case .avif: try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed)
-        }
+        try self.encode(picture, format: format, quality: quality, settings: settings, shown: false).bytes
     }
 
     /// `picture` as `format` at `quality` and, with `shown`, the picture its decoders show when the encoder can give it
@@ -78,8 +73,12 @@ package enum FittedQuality {
         settings: EncoderSettings,
         shown: Bool
     ) throws -> (bytes: ByteBuffer, shown: RGBImage?) {
-        guard format == .avif else { return (try self.encode(picture, format: format, quality: quality, settings: settings), nil) }
-        return try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed, shown: shown)
+        switch format {
+        case .png: (try PNGEncoder.encode(picture, compressor: settings.pngEncoder), nil)
+        case .jpeg: (try JPEGEncoder.encode(picture, quality: max(1, quality)), nil)
+        case .webp: (try WebPEncoder.encode(picture, quality: quality, method: settings.webpMethod), nil)
+        case .avif: try AVIFEncoder.encode(picture, quantizer: Self.avifQuantizer(quality), speed: settings.avifSpeed, shown: shown)
+        }
     }
 
     /// dB PSNR of an answer against `picture`: from the picture its encoder showed when it did, else read back from its
