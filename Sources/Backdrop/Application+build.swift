@@ -43,7 +43,7 @@ package func buildApplication(
         lateLooks: lateLooks
     )
     // Hits are sent again beneath the router unless middleware of another's or tracing must see every answer.
-    let replays = middleware.isEmpty && !settings.telemetry.enabled ? HitReplays(limit: HitReplays.defaultLimit, clock: clock) : nil
+    let replays = middleware.isEmpty && !settings.telemetry.enabled ? LoopReplays(clock: clock) : nil
     let background = buildBackgroundController(
         settings,
         photos: photos.line,

@@ -43,7 +43,7 @@ struct TransportPinTests {
             idleTimeout: .seconds(60),
             requestTimeout: .seconds(10),
             metrics: BackdropMetrics(),
-            replays: HitReplays(limit: 4, clock: SystemClock())
+            replays: LoopReplays(limit: 4, clock: SystemClock())
         )
         _ = try channel.setup(channel: mine, logger: logger).wait()
         let hummingbird = Self.handlerTypes(theirs)

@@ -86,7 +86,7 @@ struct RenderCache: Sendable {
                     created: made.created,
                     window: key.window.index,
                     key: key.diskKey,
-                    meta: [UInt8](meta),
+                    meta: size >= OpenFileBudget.minimumPayload ? CacheEntry.pageAligned(meta: [UInt8](meta), key: key.diskKey) : [UInt8](meta),
                     payload: made.body,
                     payloadCRC: made.crc
                 )

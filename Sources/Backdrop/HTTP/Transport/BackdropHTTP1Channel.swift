@@ -43,8 +43,8 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let idleTimeout: TimeAmount
     let requestTimeout: TimeAmount
     let metrics: BackdropMetrics
-    /// Hits sent again beneath the router; nil sends every request to it.
-    let replays: HitReplays?
+    /// Hits sent again beneath the router, a table for each event loop; nil sends every request to it.
+    let replays: LoopReplays?
 
     var responder: Responder { self.base.responder }
 
@@ -72,7 +72,8 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
-            let heads = self.replays.map { replays in
+            let replays = self.replays?.table(for: channel.eventLoop)
+            let heads = replays.map { replays in
                 let heads = PassedHeads()
                 let handler = HitBytesHandler(replays: replays, heads: heads, timer: timer, metrics: metrics, logger: logger)
                 return (heads, handler)
@@ -81,7 +82,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 try pipeline.addHandler(handler, position: .after(try pipeline.handler(type: HTTPResponseEncoder.self)))
             }
             try pipeline.addHandler(RequestProgressHandler(timer: timer))
-            try pipeline.addHandler(HitReplayHandler(bodies: bodies, replays: self.replays, heads: heads?.0, metrics: metrics, logger: logger))
+            try pipeline.addHandler(HitReplayHandler(bodies: bodies, replays: replays, heads: heads?.0, metrics: metrics, logger: logger))
             try pipeline.addHandler(first)
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandlers(configuration.additionalChannelHandlers())
@@ -120,7 +121,7 @@ struct BackdropHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// HTTP/1 as Hummingbird serves it, plus cache files sent with `sendfile` (``BackdropHTTP1Channel``).
-    static func backdrop(settings: Settings.Server, metrics: BackdropMetrics, replays: HitReplays?) -> HTTPServerBuilder {
+    static func backdrop(settings: Settings.Server, metrics: BackdropMetrics, replays: LoopReplays?) -> HTTPServerBuilder {
         .init { responder in
             BackdropHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: settings.http1Configuration),

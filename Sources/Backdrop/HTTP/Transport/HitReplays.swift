@@ -85,7 +85,7 @@ final class HitReplays: Sendable {
         private let fields: [(String, String)]
         /// The same head as NIO's encoder writes it, in pieces around the two values made anew, and as last made.
         private let wire: [WirePiece]
-        private let wireCache = WireCache()
+        private var wireCache = WireCache()
         /// Where `Date` and `Cache-Control` stand in it, to be written anew.
         private let date: Int?
         private let cacheControl: Int?
@@ -100,6 +100,14 @@ final class HitReplays: Sendable {
             self.terms = terms
             self.file = WeakFile(file: file)
             self.wire = WirePiece.pieces(fields, date: self.date, cacheControl: self.cacheControl)
+        }
+
+        /// The same replay with a head cache of its own, for another event loop's table (``LoopReplays``): each
+        /// loop's copy makes its head bytes under its own lock.
+        func copied() -> Replay {
+            var copy = self
+            copy.wireCache = WireCache()
+            return copy
         }
 
         /// The head to send at `now`: the route's, its `Date` and `Cache-Control` made anew, each where it stood.
@@ -191,6 +199,8 @@ final class HitReplays: Sendable {
 
     let limit: Int
     let clock: any WallClock
+    /// The other event loops' tables (``LoopReplays``): what this table learns, they learn too.
+    private let siblings: (@Sendable () -> [HitReplays])?
     private let table = Mutex(Table())
     private let dates = Mutex<(second: Int, text: String)>((-1, ""))
 
@@ -216,18 +226,30 @@ final class HitReplays: Sendable {
         }
     }
 
-    init(limit: Int, clock: any WallClock) {
+    init(limit: Int, clock: any WallClock, siblings: (@Sendable () -> [HitReplays])? = nil) {
         self.limit = limit
         self.clock = clock
+        self.siblings = siblings
     }
 
-    /// The replay for `key` that may still be sent at `now`, if any; an expired or dead one is dropped.
+    /// The replay for `key` that may still be sent at `now`, if any; an expired or dead one is dropped. A table made
+    /// after a sibling learned the replay (its loop's first connection came later) copies it the first time.
     func replay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
+        if let found = self.ownReplay(key, at: now) { return found }
+        guard let siblings = self.siblings, let replay = siblings().lazy.compactMap({ $0.ownReplay(key, at: now)?.0 }).first?.copied(),
+            let file = replay.openFile
+        else { return nil }
+        self.keepHere(replay, for: key, at: now)
+        return (replay, file)
+    }
+
+    /// The replay for `key` in this table alone.
+    func ownReplay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
         self.table.withLock { $0.replay(key, at: now) }
     }
 
-    /// The replay the request head of exactly these bytes stands for (``remember(head:as:)``), if it may still be sent
-    /// at `now`, and what it stands for.
+    /// The replay the request head of exactly these bytes stands for (``remember(head:as:at:)``), if it may still be
+    /// sent at `now`, and what it stands for.
     func replay(head: ByteBuffer, at now: Date) -> (Replay, CachedFile, Key)? {
         self.table.withLock { table in
             guard let key = table.heads[head], let (replay, file) = table.replay(key, at: now) else { return nil }
@@ -236,23 +258,34 @@ final class HitReplays: Sendable {
     }
 
     /// Remembers that the request head of exactly these bytes, decoded, is a request `key`'s replay answers (as
-    /// ``HitReplayHandler`` found); in the place of a head whose replay is dead when the table is full, else of any.
+    /// ``HitReplayHandler`` found), here and, when it is new here, in the siblings; in the place of a head whose replay
+    /// is dead when a table is full, else of any.
     func remember(head: ByteBuffer, as key: Key, at now: Date) {
-        guard head.readableBytes <= HeadBytes.longest else { return }
+        guard head.readableBytes <= HeadBytes.longest, self.table.withLock({ $0.heads[head] != key }) else { return }
+        var copy = ByteBufferAllocator().buffer(capacity: head.readableBytes)  // not the read buffer it came in
+        copy.writeImmutableBuffer(head)
+        for table in [self] + (self.siblings?() ?? []) { table.rememberHere(copy, as: key, at: now) }
+    }
+
+    private func rememberHere(_ head: ByteBuffer, as key: Key, at now: Date) {
         self.table.withLock { table in
             guard table.heads[head] != key else { return }
             if table.heads.count >= self.limit, table.heads[head] == nil {
                 let dead = table.heads.indices.prefix(8).first { table.isDead(table.heads[$0].value, at: now) }
                 table.heads.remove(at: dead ?? table.heads.startIndex)
             }
-            var copy = ByteBufferAllocator().buffer(capacity: head.readableBytes)  // not the read buffer it came in
-            copy.writeImmutableBuffer(head)
-            table.heads[copy] = key
+            table.heads[head] = key
         }
     }
 
-    /// Keeps `replay` for `key`, in the place of an expired or dead replay when the table is full, else of any.
+    /// Keeps `replay` for `key` here and in the siblings (each its own copy), in the place of an expired or dead
+    /// replay when a table is full, else of any.
     func keep(_ replay: Replay, for key: Key, at now: Date) {
+        self.keepHere(replay, for: key, at: now)
+        for sibling in self.siblings?() ?? [] { sibling.keepHere(replay.copied(), for: key, at: now) }
+    }
+
+    private func keepHere(_ replay: Replay, for key: Key, at now: Date) {
         self.table.withLock { table in
             if table.replays.count >= self.limit, table.replays[key] == nil {
                 // A few looked at, not the whole table: a full table of live replays gives up one by its hash's order.
