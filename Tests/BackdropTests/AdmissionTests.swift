@@ -92,17 +92,20 @@ struct AdmissionTests {
 
     @Test func aNewcomersWaitCountsOnlyTheJobsRunningAndNewcomersBeforeIt() async throws {
         let pool = Fixtures.pool()
-        let gate = RenderGate(maxWait: .seconds(1), maxJobs: 1000, workers: 1, pool: pool)
+        // Every job here is estimated at 0.3 ms + 5,000 MP x 18 ms: 90 s, against a 100-s budget, so that the
+        // verdicts hold however long a busy machine takes between the held job's start and the last attempt (up to
+        // 80 s; with 0.9-s jobs and a 1-s budget, a CI run under load took the 0.8 s that let the last one in).
+        let gate = RenderGate(maxWait: .seconds(100), maxJobs: 1000, workers: 1, pool: pool)
         let latch = Latch()
         defer { latch.release() }  // a failed wait lets the held jobs go
-        // Every job here is estimated at 0.3 ms + 50 MP x 18 ms: 0.9003 s. The flood's first job runs, held.
-        let big = 50_000_000
+        // The flood's first job runs, held.
+        let big = 5_000_000_000
         let holder = Task { try await gate.run(.encode(.png), pixels: big, client: RequestClient("flood")) { latch.wait() } }
         try await waitUntil("the first job to run") { gate.load.running > 0 }
         let attempt = Attempts(gate, pixels: big)
         #expect(try await attempt("flood"), "the flood's next job waits for the one running: queued")
         #expect(try await !attempt("flood"), "and the one after waits for that one too: refused")
-        // In the round, the polite client would wait for the running job and the flood's queued one: 1.8 s, refused.
+        // In the round, the polite client would wait for the running job and the flood's queued one: 180 s, refused.
         // It has nothing queued or running: it waits for the running job only.
         #expect(try await attempt("polite"), "the polite client waits for the running job, not for the flood's next")
         #expect(try await !attempt("late"), "a second newcomer waits for the first newcomer's job too: refused")
