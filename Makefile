@@ -160,6 +160,7 @@ bench: bench-deps test-deps
 	$(MAKE) --no-print-directory fuzz
 	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product backdrop
+	$(SWIFT) build $(RELEASE_FLAGS) --product nio-hit
 	$(BENCH_VENV)/bin/python Benchmarks/bench.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/formats.py --anchors $(ANCHORS) --bench .build/release/backdrop-bench
 	$(BENCH_VENV)/bin/python Benchmarks/fidelity.py --bench .build/release/backdrop-bench $(ANCHORS)/photos/*.jpg StockPhotos/*.jpg
@@ -168,7 +169,7 @@ bench: bench-deps test-deps
 	python3 Benchmarks/cold_path.py --backdrop .build/release/backdrop --photos $(ANCHORS)/photos
 	$(BENCH_VENV)/bin/python Benchmarks/new_place.py --backdrop .build/release/backdrop
 	$(BENCH_VENV)/bin/python Benchmarks/new_place.py --backdrop .build/release/backdrop --assessed 0
-	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --anchors $(ANCHORS)
+	python3 Benchmarks/cache_hit.py --backdrop .build/release/backdrop --nio .build/release/nio-hit --anchors $(ANCHORS)
 	python3 Benchmarks/tracing.py --backdrop .build/release/backdrop
 	python3 Benchmarks/overload.py --backdrop .build/release/backdrop
 	python3 Benchmarks/cache_flood.py --backdrop .build/release/backdrop

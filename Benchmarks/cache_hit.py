@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Cache-hit serving: a cached 640x1136 PNG from Backdrop vs the same file from nginx (sendfile), same run.
 
-usage: cache_hit.py --backdrop PATH/TO/backdrop --anchors DIR [--seconds 8] [--rounds 3] [--compare LABEL=PATH ...]
+usage: cache_hit.py --backdrop PATH/TO/backdrop --anchors DIR [--nio PATH/TO/nio-hit] [--seconds 8] [--rounds 3]
+                    [--photo STOCK.jpg ...] [--compare LABEL=PATH ...]
 
-Starts a release Backdrop on 127.0.0.1 with a fresh disk cache, warms one background, and loads it with wrk
-(2 threads, 64 and 256 connections); then nginx serves the same bytes (the anchors' nginx.conf: sendfile, tcp_nopush).
+For each photo (by default two stock photos whose render is about 1,045 kB and 435 kB: the stock photo of the hour
+varies from 365 kB to 1,045 kB, so the photo is pinned for figures that compare across runs and hours), starts a release
+Backdrop on 127.0.0.1 with a fresh disk cache and that photo alone in its stock folder, warms one background, and loads
+it with wrk (2 threads, 64 and 256 connections); then nginx serves the same bytes (the anchors' nginx.conf: sendfile,
+tcp_nopush). With --nio, `nio-hit` (Benchmarks/nio-hit: one NIO handler that answers every request with a fixed head
+and the file, corked, as Backdrop's hits are sent) serves them too: the floor Backdrop's server stack sets, so that
+the gap to nginx splits into NIO's share and Backdrop's.
 The first answers go through Hummingbird's router and middleware, the repeats are replayed beneath it (HitReplays); the
 body leaves its cache file with sendfile. `--compare` adds other Backdrop binaries (for example a build from before the
 replays, whose every answer went through the router) to each round.
@@ -28,6 +34,17 @@ from backdrop_server import BackdropServer, rss_mb  # noqa: E402
 
 CONNECTIONS = (64, 256)
 QUERY = "/background?lat=48.8566&lon=2.3522&blur=0.5"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The largest render of the stock photos (the issue's 1 MB PNG) and one of the middle of their range.
+PHOTOS = ("015-picos-de-europa-portrait.jpg", "009-darkest-hour.jpg")
+
+
+def stock_folder(photo):
+    """A stock folder holding `photo` alone (with the credits), so that every hour serves the same bytes."""
+    folder = tempfile.mkdtemp(prefix="backdrop-hit-stock-")
+    shutil.copy(os.path.join(ROOT, "StockPhotos", photo), folder)
+    shutil.copy(os.path.join(ROOT, "StockPhotos", "CREDITS.md"), folder)
+    return folder
 
 
 def parse_wrk(text):
@@ -46,6 +63,30 @@ def wrk(url, connections, seconds):
                          capture_output=True, text=True).stdout
     time.sleep(1)  # let the sockets of this run close before the next one
     return parse_wrk(out)
+
+
+class NIOHit:
+    """Benchmarks/nio-hit serving one file on 127.0.0.1:18081."""
+
+    def __init__(self, binary, path):
+        self.command = [binary, path, "18081"]
+        self.url = "http://127.0.0.1:18081/bg.png"
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.command)
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(self.url, timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.1)  # waiting for it to listen, bounded to 10 s
+        self.process.kill()
+        raise RuntimeError("nio-hit did not start")
+
+    def __exit__(self, *exc):
+        self.process.kill()
+        self.process.wait(timeout=10)
+        return False
 
 
 class Nginx:
@@ -84,21 +125,15 @@ class Nginx:
         return False
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--backdrop", required=True)
-    ap.add_argument("--anchors", required=True)
-    ap.add_argument("--seconds", type=int, default=8)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--compare", action="append", default=[], help="LABEL=PATH of another backdrop binary")
-    a = ap.parse_args()
-    servers = [("backdrop", a.backdrop)] + [tuple(item.split("=", 1)) for item in a.compare]
+def measure(a, servers, photo):
+    """Interleaved rounds of every server on the render of `photo`, and its table and targets."""
+    folder = stock_folder(photo)
     results = {}  # (name, connections) -> [(rps, p99, errors)] per round
     memory = {}
     png = None
     for round_index in range(a.rounds):
         for name, binary in servers:
-            with BackdropServer(binary, flickr=False, log_level="warning") as server:
+            with BackdropServer(binary, flickr=False, log_level="warning", environment={"BACKDROP_STOCK_FOLDER": folder}) as server:
                 url = server.base + QUERY
                 body = urllib.request.urlopen(url, timeout=60).read()
                 png = png or body
@@ -110,13 +145,18 @@ def main():
         png_path = os.path.join(work, "cached.png")
         with open(png_path, "wb") as f:
             f.write(png)
+        if a.nio:
+            with NIOHit(a.nio, png_path) as nio:
+                for connections in CONNECTIONS:
+                    results.setdefault(("NIO alone", connections), []).append(wrk(nio.url, connections, a.seconds))
         with Nginx(a.anchors, png_path):
             for connections in CONNECTIONS:
                 results.setdefault(("nginx", connections), []).append(wrk("http://127.0.0.1:18080/bg.png", connections, a.seconds))
+        shutil.rmtree(work, ignore_errors=True)
 
-    names = [name for name, _ in servers] + ["nginx"]
-    print(f"\nCache hits: one cached {len(png) // 1000} kB 640x1136 PNG, wrk -t2 -d{a.seconds}s on 127.0.0.1 (same 2 cores), "
-          f"{a.rounds} interleaved rounds, medians:\n")
+    names = [name for name, _ in servers] + (["NIO alone"] if a.nio else []) + ["nginx"]
+    print(f"\nCache hits: one cached {len(png) // 1000} kB 640x1136 PNG ({photo}), wrk -t2 -d{a.seconds}s on 127.0.0.1 "
+          f"(same 2 cores), {a.rounds} interleaved rounds, medians:\n")
     print("| server | connections | requests/s | p99 ms | non-2xx | vs nginx (median of rounds) |")
     print("|---|---|---|---|---|---|")
     ratios = {}
@@ -138,10 +178,29 @@ def main():
     ratio64 = ratios[("backdrop", 64)]
     for connections in CONNECTIONS:
         ratio = ratios[("backdrop", connections)]
-        print(f"Target: at least 1.0x nginx's requests/s at {connections} connections: {'met' if ratio >= 1.0 else 'MISSED'} ({ratio:.2f}x).")
+        print(f"Target: at least 1.0x nginx's requests/s at {connections} connections ({len(png) // 1000} kB): "
+              f"{'met' if ratio >= 1.0 else 'MISSED'} ({ratio:.2f}x).")
     for name, _ in servers[1:]:
         gain = ratio64 / max(ratios[(name, 64)], 1e-9) - 1
         print(f"backdrop vs {name} at 64 connections: {gain * 100:+.0f}% requests/s (answers beneath the router must add at least 15%).")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--backdrop", required=True)
+    ap.add_argument("--anchors", required=True)
+    ap.add_argument("--seconds", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--nio", help="Benchmarks/nio-hit's binary, to serve the same bytes as the stack's floor")
+    ap.add_argument("--photo", action="append", help="a stock photo (StockPhotos/NAME) to serve; repeatable")
+    ap.add_argument("--compare", action="append", default=[], help="LABEL=PATH of another backdrop binary")
+    a = ap.parse_args()
+    servers = [("backdrop", a.backdrop)] + [tuple(item.split("=", 1)) for item in a.compare]
+    for photo in a.photo or PHOTOS:
+        if not os.path.isfile(os.path.join(ROOT, "StockPhotos", photo)):
+            sys.exit(f"cache_hit.py: no stock photo {photo}")
+        measure(a, servers, photo)
 
 
 if __name__ == "__main__":
