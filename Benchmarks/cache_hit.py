@@ -197,9 +197,11 @@ def main():
     ap.add_argument("--compare", action="append", default=[], help="LABEL=PATH of another backdrop binary")
     a = ap.parse_args()
     servers = [("backdrop", a.backdrop)] + [tuple(item.split("=", 1)) for item in a.compare]
-    for photo in a.photo or PHOTOS:
+    photos = a.photo or PHOTOS
+    for photo in photos:
         if not os.path.isfile(os.path.join(ROOT, "StockPhotos", photo)):
-            sys.exit(f"cache_hit.py: no stock photo {photo}")
+            ap.error(f"no stock photo {photo} in StockPhotos")
+    for photo in photos:
         measure(a, servers, photo)
 
 
