@@ -103,16 +103,16 @@ let package = Package(
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // Decoders for formats the service only encodes: the tests and the benchmark read back what it wrote.
+        .executableTarget(
+            name: "backdrop-bench",
+            dependencies: ["Backdrop", "BackdropLab", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
+            path: "Benchmarks/backdrop-bench"
+        ),
         // The least NIO does for a hit, beside Backdrop and nginx in cache_hit.py: the floor the server stack sets.
         .executableTarget(
             name: "nio-hit",
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/nio-hit"
-        ),
-        .executableTarget(
-            name: "backdrop-bench",
-            dependencies: ["Backdrop", "BackdropLab", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationCompat", package: "swift-nio")],
-            path: "Benchmarks/backdrop-bench"
         ),
         .testTarget(
             name: "BackdropTests",

@@ -47,6 +47,19 @@ def stock_folder(photo):
     return folder
 
 
+def wait_until_serving(url, name, process=None):
+    """Returns once `url` answers, within 10 s; else stops `process` (if given) and fails, naming the server."""
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.1)  # waiting for it to listen, bounded to 10 s
+    if process:
+        process.kill()
+    raise RuntimeError(f"{name} did not start")
+
+
 def parse_wrk(text):
     rps = re.search(r"Requests/sec:\s+([\d.]+)", text)
     p99 = re.search(r"\s99%\s+([\d.]+)(us|ms|s)\b", text)
@@ -74,14 +87,8 @@ class NIOHit:
 
     def __enter__(self):
         self.process = subprocess.Popen(self.command)
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(self.url, timeout=1).read()
-                return self
-            except OSError:
-                time.sleep(0.1)  # waiting for it to listen, bounded to 10 s
-        self.process.kill()
-        raise RuntimeError("nio-hit did not start")
+        wait_until_serving(self.url, "nio-hit", self.process)
+        return self
 
     def __exit__(self, *exc):
         self.process.kill()
@@ -106,13 +113,8 @@ class Nginx:
     def __enter__(self):
         base = ["nginx", "-p", self.prefix + "/", "-e", "logs/error.log", "-c", self.conf]
         subprocess.run(base, check=True)
-        for _ in range(100):
-            try:
-                urllib.request.urlopen("http://127.0.0.1:18080/bg.png", timeout=1).read()
-                return self
-            except OSError:
-                time.sleep(0.1)  # waiting for nginx to listen, bounded to 10 s
-        raise RuntimeError("nginx did not start")
+        wait_until_serving("http://127.0.0.1:18080/bg.png", "nginx")
+        return self
 
     def __exit__(self, *exc):
         with open(os.path.join(self.prefix, "logs", "nginx.pid")) as f:
