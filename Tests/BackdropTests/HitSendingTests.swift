@@ -36,16 +36,44 @@ struct HitSendingTests {
             at: now
         )
         let second = replays.table(for: loops[1])
-        #expect(second.ownReplay(key, at: now) != nil)
+        #expect(second.replay(key, at: now) != nil)
         let head = ByteBuffer(string: "GET /background?cell=u09tv HTTP/1.1\r\nHost: a\r\n\r\n")
         second.remember(head: head, as: key, at: now)
         #expect(first.replay(head: head, at: now)?.2 == key)
-        // A loop whose first connection comes later copies a replay it lacks when first asked, and only then.
+        // A loop whose first connection comes later starts with what the others hold, replays and heads alike, so the
+        // first request it reads in those bytes is answered from them (it used to start empty, and decode it).
         let third = replays.table(for: loops[2])
-        #expect(third.ownReplay(key, at: now) == nil && third.replay(key, at: now) != nil)
-        #expect(third.ownReplay(key, at: now) != nil && third.count == 1, "copied")
+        #expect(third.replay(head: head, at: now)?.2 == key, "the head, from the start")
+        #expect(third.count == 1 && third.headCount == 1)
         #expect(third.replay(HitReplays.Key(target: "/other", accept: nil, origin: nil), at: now) == nil)
         try await group.shutdownGracefully()
+    }
+
+    /// What a table learns from others as it is made (``HitReplays/learn(from:at:)``): of two replays for one request,
+    /// the one that serves longer (two loops may each hold another for a moment, while one of them learns a newer
+    /// answer); no replay past its window; the heads that stand for what it holds.
+    @Test func aNewTableLearnsTheReplaysThatServeLongest() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = TestApp.epoch
+        let file = try #require(try Fixtures.openCacheFile(folder, bytes: 40_000, budget: OpenFileBudget(limit: 4)))
+        func replay(until: Date) -> HitReplays.Replay {
+            HitReplays.Replay(head: ["Content-Type": "image/png"], file: file, terms: Fixtures.replayTerms(until: until))
+        }
+        func key(_ cell: String) -> HitReplays.Key { HitReplays.Key(target: "/background?cell=\(cell)", accept: nil, origin: nil) }
+        let (older, newer) = (HitReplays(limit: 8, clock: FixedClock(date: now)), HitReplays(limit: 8, clock: FixedClock(date: now)))
+        older.keep(replay(until: now + 1), for: key("u09tu"), at: now)
+        newer.keep(replay(until: now + 900), for: key("u09tu"), at: now)
+        older.keep(replay(until: now - 1), for: key("u09ts"), at: now - 60)
+        let head = ByteBuffer(string: "GET /background?cell=u09tu HTTP/1.1\r\nHost: a\r\n\r\n")
+        older.remember(head: head, as: key("u09tu"), at: now)
+        for sources in [[older, newer], [newer, older]] {
+            let made = HitReplays(limit: 8, clock: FixedClock(date: now))
+            made.learn(from: sources, at: now)
+            #expect(made.replay(key("u09tu"), at: now + 60) != nil, "the replay that serves until now + 900")
+            #expect(made.count == 1 && made.replay(key("u09ts"), at: now) == nil, "not the one past its window")
+            #expect(made.replay(head: head, at: now)?.2 == key("u09tu"))
+        }
     }
 
     @Test("A payload sent by sendfile starts on a page", arguments: [0, 1, 17, 200, 4047, 4048, 4049, 9000])

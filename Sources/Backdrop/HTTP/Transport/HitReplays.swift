@@ -232,19 +232,8 @@ final class HitReplays: Sendable {
         self.siblings = siblings
     }
 
-    /// The replay for `key` that may still be sent at `now`, if any; an expired or dead one is dropped. A table made
-    /// after a sibling learned the replay (its loop's first connection came later) copies it the first time.
+    /// The replay for `key` that may still be sent at `now`, if any; an expired or dead one is dropped.
     func replay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
-        if let found = self.ownReplay(key, at: now) { return found }
-        guard let siblings = self.siblings, let replay = siblings().lazy.compactMap({ $0.ownReplay(key, at: now)?.0 }).first?.copied(),
-            let file = replay.openFile
-        else { return nil }
-        self.keepHere(replay, for: key, at: now)
-        return (replay, file)
-    }
-
-    /// The replay for `key` in this table alone.
-    func ownReplay(_ key: Key, at now: Date) -> (Replay, CachedFile)? {
         self.table.withLock { $0.replay(key, at: now) }
     }
 
@@ -293,6 +282,21 @@ final class HitReplays: Sendable {
                 table.replays.remove(at: dead ?? table.replays.startIndex)
             }
             table.replays[key] = replay
+        }
+    }
+
+    /// Learns what `others` hold that may still be sent at `now`, as a table made after them must (``LoopReplays``):
+    /// each replay its own copy, of two for one request the one that serves longer (two tables may each hold another
+    /// for a moment, while one learns a newer answer), and the heads that stand for them.
+    func learn(from others: [HitReplays], at now: Date) {
+        for other in others {
+            let (replays, heads) = other.table.withLock { table in
+                (table.replays.filter { !table.isDead($0.key, at: now) }, table.heads.filter { !table.isDead($0.value, at: now) })
+            }
+            for (key, replay) in replays where self.table.withLock({ ($0.replays[key]?.terms.until ?? .distantPast) < replay.terms.until }) {
+                self.keepHere(replay.copied(), for: key, at: now)
+            }
+            for (head, key) in heads { self.rememberHere(head, as: key, at: now) }
         }
     }
 
