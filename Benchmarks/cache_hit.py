@@ -30,7 +30,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "support"))
-from backdrop_server import BackdropServer, rss_mb  # noqa: E402
+from backdrop_server import BackdropServer, rss_mb, wait_until_serving  # noqa: E402
 
 CONNECTIONS = (64, 256)
 QUERY = "/background?lat=48.8566&lon=2.3522&blur=0.5"
@@ -45,19 +45,6 @@ def stock_folder(photo):
     shutil.copy(os.path.join(ROOT, "StockPhotos", photo), folder)
     shutil.copy(os.path.join(ROOT, "StockPhotos", "CREDITS.md"), folder)
     return folder
-
-
-def wait_until_serving(url, name, process=None):
-    """Returns once `url` answers, within 10 s; else stops `process` (if given) and fails, naming the server."""
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            return
-        except OSError:
-            time.sleep(0.1)  # waiting for it to listen, bounded to 10 s
-    if process:
-        process.kill()
-    raise RuntimeError(f"{name} did not start")
 
 
 def parse_wrk(text):
@@ -87,7 +74,7 @@ class NIOHit:
 
     def __enter__(self):
         self.process = subprocess.Popen(self.command)
-        wait_until_serving(self.url, "nio-hit", self.process)
+        wait_until_serving(self.url, "nio-hit", 10, give_up=self.process.kill)
         return self
 
     def __exit__(self, *exc):
@@ -113,7 +100,7 @@ class Nginx:
     def __enter__(self):
         base = ["nginx", "-p", self.prefix + "/", "-e", "logs/error.log", "-c", self.conf]
         subprocess.run(base, check=True)
-        wait_until_serving("http://127.0.0.1:18080/bg.png", "nginx")
+        wait_until_serving("http://127.0.0.1:18080/bg.png", "nginx", 10)
         return self
 
     def __exit__(self, *exc):

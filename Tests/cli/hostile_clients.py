@@ -35,7 +35,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from backdrop_server import free_port, metric, rss_mb  # noqa: E402
+from backdrop_server import free_port, metric, rss_mb, wait_until_serving  # noqa: E402
 from checks import check, finish, run_part  # noqa: E402
 
 
@@ -52,14 +52,8 @@ def start(binary, work, server, cache=None, render=None):
     env = dict(os.environ, BACKDROP_PHOTO_SOURCES="flickr,stock")
     process = subprocess.Popen([binary, "serve", "--config", path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(base + "/health", timeout=1).read()
-            return process, port
-        except OSError:
-            time.sleep(0.1)  # waiting for the server to listen, bounded to 60 s
-    process.kill()
-    raise RuntimeError("backdrop did not start")
+    wait_until_serving(base + "/health", "backdrop", 60, give_up=process.kill)
+    return process, port
 
 
 def health_ms(port):

@@ -35,6 +35,19 @@ def metric(text, series):
     return 0.0
 
 
+def wait_until_serving(url, name, seconds, give_up=None):
+    """Returns once `url` answers, within `seconds`; else calls `give_up` (if given) and fails, naming the server."""
+    for _ in range(seconds * 10):
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.1)  # waiting for the server to listen, bounded to `seconds`
+    if give_up:
+        give_up()
+    raise RuntimeError(f"{name} did not start")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -88,14 +101,8 @@ class BackdropServer:
         self.base = f"http://{config['server']['host']}:{config['server']['port']}"
         self.pid = self.processes[-1].pid
         self.port = config["server"]["port"]
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(self.base + "/health", timeout=1).read()
-                return self
-            except OSError:
-                time.sleep(0.1)  # waiting for the server to listen, bounded to 60 s
-        self.__exit__(None, None, None)
-        raise RuntimeError("backdrop did not start")
+        wait_until_serving(self.base + "/health", "backdrop", 60, give_up=lambda: self.__exit__(None, None, None))
+        return self
 
     def flickr_control(self, **query):
         """Drives the stand-in Flickr (`hang=1` makes searches hang until `hang=0`)."""
